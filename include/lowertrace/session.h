@@ -1,0 +1,128 @@
+// lowertrace/session.h - one traced compilation.
+//
+// A front end (MLIR instrumentation, LLVM plugin, dump importer) owns a Session
+// and reports pass events to it; the Session numbers passes, interns snapshots,
+// tracks nesting and phases, and hands each finished record to its sinks (raw
+// files, terminal, report). It knows nothing about LLVM or MLIR.
+//
+// Events must be reported in a consistent order (begin before end, children
+// between their parent's begin and end); a front end that sees concurrent
+// events serialises them first. The Session locks internally, so it may be
+// called from any thread.
+#pragma once
+
+#include "lowertrace/config.h"
+#include "lowertrace/record.h"
+#include "lowertrace/sink.h"
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lowertrace {
+
+class SnapshotStore;
+
+struct SessionOptions {
+  std::string script;  // default: program name (argv[0] stem), "kernel" if empty
+  std::string input;
+  std::string tool;
+  bool install_default_sinks = true;  // raw files, terminal lines, trace.json, report
+};
+
+class Session {
+public:
+  // Copies current_config(). A session whose mode is Off records nothing.
+  explicit Session(SessionOptions opts = {});
+  Session(SessionOptions opts, Config cfg);
+  ~Session();  // calls finish() if not yet finished
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  bool enabled() const { return cfg_.enabled(); }
+  const Config &config() const { return cfg_; }
+  const RunInfo &run() const { return run_; }
+
+  // Interns an IR text; identical texts return the same Snapshot.
+  Snapshot intern(std::string text);
+  Snapshot intern(std::string_view text);
+
+  // --- pass events -------------------------------------------------------
+  // Starts a pass nested under the innermost open pass; returns its index.
+  int begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang = "mlir");
+  // Finishes the innermost open pass (must be `index`).
+  void end_pass(int index, Snapshot after, double wall_ms = -1);
+  // Marks `index` and every unfinished ancestor failed with `message`.
+  void fail_pass(int index, std::string_view message, double wall_ms = -1);
+  // A pass that did not run (e.g. filtered or skipped by the pass manager).
+  int skipped_pass(std::string_view name, Snapshot at, std::string_view reason = {});
+  // Extra facts for a record still open or just finished.
+  void annotate(int index, std::string_view anchor, std::string_view detail = {});
+
+  // --- phases ------------------------------------------------------------
+  // RAII: passes begun while a scope is alive get its label; a label seen
+  // again in this session becomes run<N>_<label>.
+  class PhaseScope {
+  public:
+    PhaseScope(PhaseScope &&o) noexcept : s_(o.s_), prev_(std::move(o.prev_)) { o.s_ = nullptr; }
+    ~PhaseScope();
+  private:
+    friend class Session;
+    PhaseScope(Session *s, std::string prev) : s_(s), prev_(std::move(prev)) {}
+    Session *s_;
+    std::string prev_;
+  };
+  PhaseScope phase(std::string_view label);
+  std::string current_phase() const;
+
+  // --- codegen -----------------------------------------------------------
+  struct CodegenResult {
+    std::string source;  // what the host must compile
+    std::string tag;     // "", INIT, INIT-BACKUP, REGENERATED, PATCHED, SYNCED, CONFLICT
+    std::string working_copy;  // path, empty when no file is kept
+  };
+  // Records the codegen step (status codegen) and runs the three-file
+  // edit-and-recompile workflow. `language`: ptx, llvm-ir, asm, c++, ...
+  CodegenResult codegen(std::string_view lowered_ir, std::string_view ir_lang,
+                        std::string_view source, std::string_view language,
+                        std::string_view kernel = {});
+
+  // --- lifecycle ---------------------------------------------------------
+  void add_sink(std::shared_ptr<Sink> sink);
+  // Clears records, index and phase counters (the run folder is kept).
+  void reset();
+  // Idempotent. Fails every pass still open with `error` (or "pass did not complete").
+  void finish(std::string_view error = {});
+
+  std::vector<LowerRecord> records() const;  // copy, ordered by index
+  std::size_t record_count() const;
+
+  // The innermost Session created on this thread and still alive.
+  static Session *current();
+
+private:
+  struct Open;
+  void deliver(int index);  // hands a finished record to the sinks (lock held)
+  std::vector<const LowerRecord *> ordered() const;
+
+  Config cfg_;
+  RunInfo run_;
+  mutable std::recursive_mutex mu_;
+  std::unique_ptr<SnapshotStore> store_;
+  std::vector<std::unique_ptr<LowerRecord>> recs_;  // position = index - base_
+  std::vector<int> stack_;                          // open passes, innermost last
+  std::vector<std::shared_ptr<Sink>> sinks_;
+  std::string phase_ = "unscoped";
+  std::vector<std::pair<std::string, int>> phase_counts_;
+  int next_index_ = 0;
+  bool finished_ = false;
+  Session *prev_current_ = nullptr;
+};
+
+// One-shot helper: the counterpart of the original's lower_trace(func, passes).
+// Implemented by each front end (see lowertrace/mlir.h).
+
+}  // namespace lowertrace

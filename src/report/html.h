@@ -1,0 +1,26 @@
+// report/html.h - the HTML report: one self-contained page per run.
+//
+// During a run the report on disk must open after every pass and show every
+// completed pass, even after a SIGKILL, while the total bytes written stay
+// O(final size). At the end it is one self-contained file.
+#pragma once
+
+#include "lowertrace/sink.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lowertrace::report {
+
+// Writes <run_dir>/report.html (and whatever side files it needs while the run
+// is in progress), and points <script_dir>/report.html at it (atomic symlink
+// swap, copy as fallback).
+std::shared_ptr<Sink> make_html_sink();
+
+// Writes a complete, self-contained report for `recs` to `path` in one go.
+// Returns "" on success, else a one-line reason.
+std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+                              const std::string &path);
+
+}  // namespace lowertrace::report

@@ -1,0 +1,108 @@
+#include "util/fs.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <random>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace lowertrace::util {
+
+namespace {
+std::string errstr(const std::string &what, const std::string &path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+std::string write_fd(int fd, std::string_view data) {
+  const char *p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return std::strerror(errno);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return "";
+}
+}  // namespace
+
+std::string write_file(const std::string &path, std::string_view data) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return errstr("cannot open", path);
+  std::string err = write_fd(fd, data);
+  if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
+  if (!err.empty()) return "cannot write " + path + ": " + err;
+  return "";
+}
+
+std::string atomic_write(const std::string &path, std::string_view data) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".tmp%d.%08llx", static_cast<int>(::getpid()),
+                static_cast<unsigned long long>(rng() & 0xffffffffULL));
+  std::string tmp = path + suffix;
+  std::string err = write_file(tmp, data);
+  if (!err.empty()) {
+    ::unlink(tmp.c_str());
+    return err;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    err = errstr("cannot rename into", path);
+    ::unlink(tmp.c_str());
+    return err;
+  }
+  return "";
+}
+
+std::optional<std::string> read_file(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string out;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+std::string make_dirs(const std::string &path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return "cannot create directory " + path + ": " + ec.message();
+  return "";
+}
+
+std::string sanitize_component(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-';
+    out.push_back(ok ? c : '_');
+  }
+  // "." and ".." would name this folder or its parent; a leading '.' would hide it.
+  if (out.empty() || out.find_first_not_of('.') == std::string::npos) out.insert(0, "_");
+  if (out.size() > 120) out.resize(120);
+  return out;
+}
+
+std::string stem(std::string_view path) {
+  std::filesystem::path p{std::string(path)};
+  return p.stem().string();
+}
+
+}  // namespace lowertrace::util
