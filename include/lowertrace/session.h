@@ -15,7 +15,9 @@
 #include "lowertrace/record.h"
 #include "lowertrace/sink.h"
 
+#include <chrono>
 #include <functional>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -92,7 +94,8 @@ public:
 
   // --- lifecycle ---------------------------------------------------------
   void add_sink(std::shared_ptr<Sink> sink);
-  // Clears records, index and phase counters (the run folder is kept).
+  // Clears records, index and phase counters; later records go to a fresh
+  // run folder so that restarted indices never overwrite earlier raw files.
   void reset();
   // Idempotent. Fails every pass still open with `error` (or "pass did not complete").
   void finish(std::string_view error = {});
@@ -104,9 +107,9 @@ public:
   static Session *current();
 
 private:
-  struct Open;
   void deliver(int index);  // hands a finished record to the sinks (lock held)
   std::vector<const LowerRecord *> ordered() const;
+  double elapsed_ms(int index);  // since begin_pass(index); forgets the start
 
   Config cfg_;
   RunInfo run_;
@@ -117,6 +120,8 @@ private:
   std::vector<std::shared_ptr<Sink>> sinks_;
   std::string phase_ = "unscoped";
   std::vector<std::pair<std::string, int>> phase_counts_;
+  std::unordered_map<int, std::chrono::steady_clock::time_point> starts_;
+  std::vector<std::string> codegen_kernels_;  // order of first codegen per kernel
   int next_index_ = 0;
   bool finished_ = false;
   Session *prev_current_ = nullptr;

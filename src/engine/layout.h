@@ -1,0 +1,35 @@
+// engine/layout.h - where a run lives on disk.
+//
+//   <trace_dir>/<script>/report.html               -> latest run's report (symlink)
+//   <trace_dir>/<script>/.run_records/<run_id>/trace.json
+//   <trace_dir>/<script>/.run_records/<run_id>/<phase>/<NNN>_<Pass>_{before,after}.<ext>
+//
+// Indices are zero-padded to at least 3 digits so that files sort; phase and
+// pass names are sanitised so that "." and ".." cannot escape the run folder.
+// Identical snapshots are hard-linked, so each distinct IR text is on disk once.
+#pragma once
+
+#include "lowertrace/sink.h"
+
+#include <memory>
+#include <string>
+
+namespace lowertrace::layout {
+
+// run_<YYYYmmdd_HHMMSS_ffffff>_<pid>_<8 hex>
+std::string make_run_id();
+std::string now_iso8601();
+
+// "007", "123", "1234"
+std::string pad_index(int index);
+
+// "<NNN>_<Pass>_before.mlir" (codegen: "<NNN>_codegen_after.ptx")
+std::string raw_file_name(const LowerRecord &rec, bool after);
+
+// Relative to the run folder: "<phase>/<file>".
+std::string raw_file_path(const LowerRecord &rec, bool after);
+
+// Raw before/after files for every record, and trace.json at the end.
+std::shared_ptr<Sink> make_layout_sink();
+
+}  // namespace lowertrace::layout

@@ -1,0 +1,356 @@
+// Session: numbering, nesting, phases and snapshots for one traced compilation.
+//
+// Every public method takes the session lock, so front ends may call from any
+// thread; sinks are invoked with the lock held and must not call back.
+#include "lowertrace/session.h"
+
+#include "engine/codegen_workflow.h"
+#include "engine/layout.h"
+#include "engine/snapshot_store.h"
+#include "lowertrace/diff.h"
+#include "report/html.h"
+#include "report/terminal.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+#include <algorithm>
+#include <chrono>
+#include <errno.h>
+#include <exception>
+#include <filesystem>
+#include <unordered_map>
+
+namespace lowertrace {
+
+namespace {
+thread_local Session *tl_current = nullptr;
+
+using Clock = std::chrono::steady_clock;
+
+std::string program_name() {
+  std::string s = util::stem(program_invocation_short_name ? program_invocation_short_name : "");
+  return s.empty() ? std::string("kernel") : s;
+}
+
+}  // namespace
+
+
+Session::Session(SessionOptions opts) : Session(std::move(opts), current_config()) {}
+
+Session::Session(SessionOptions opts, Config cfg)
+    : cfg_(std::move(cfg)), store_(std::make_unique<SnapshotStore>()) {
+  prev_current_ = tl_current;
+  tl_current = this;
+  if (!cfg_.enabled()) return;
+  run_.script = util::sanitize_component(opts.script.empty() ? program_name() : opts.script);
+  run_.script_dir = cfg_.trace_dir + "/" + run_.script;
+  run_.run_id = layout::make_run_id();
+  run_.run_dir = run_.script_dir + "/.run_records/" + run_.run_id;
+  run_.input = std::move(opts.input);
+  run_.tool = std::move(opts.tool);
+  run_.mode = cfg_.mode;
+  run_.started = layout::now_iso8601();
+  if (opts.install_default_sinks) {
+    sinks_.push_back(layout::make_layout_sink());  // raw files in every mode
+    if (wants_html(cfg_.mode)) sinks_.push_back(report::make_html_sink());
+    sinks_.push_back(report::make_terminal_sink(cfg_.mode));
+  }
+}
+
+Session::~Session() {
+  finish();
+  if (tl_current == this) tl_current = prev_current_;
+}
+
+Session *Session::current() { return tl_current; }
+
+Snapshot Session::intern(std::string text) { return store_->intern(std::move(text)); }
+Snapshot Session::intern(std::string_view text) { return store_->intern(std::string(text)); }
+
+void Session::add_sink(std::shared_ptr<Sink> sink) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  sinks_.push_back(std::move(sink));
+}
+
+std::vector<const LowerRecord *> Session::ordered() const {
+  std::vector<const LowerRecord *> out;
+  out.reserve(recs_.size());
+  for (const auto &r : recs_) out.push_back(r.get());
+  return out;  // recs_ is indexed by index, so this is index order (parents first)
+}
+
+void Session::deliver(int index) {
+  const LowerRecord &rec = *recs_[index];
+  auto all = ordered();
+  for (auto &s : sinks_) {
+    try {
+      s->on_record(run_, rec, all);
+    } catch (const std::exception &e) {
+      util::warn(std::string("trace sink failed: ") + e.what());
+    } catch (...) {
+      util::warn("trace sink failed");
+    }
+  }
+}
+
+int Session::begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang) {
+  if (!enabled()) return -1;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (finished_) return -1;
+  auto rec = std::make_unique<LowerRecord>();
+  rec->index = next_index_++;
+  rec->name = std::string(name);
+  rec->before = std::move(before);
+  rec->ir_lang = std::string(ir_lang);
+  rec->depth = static_cast<int>(stack_.size());
+  rec->parent_index = stack_.empty() ? -1 : stack_.back();
+  // A nested pass belongs to its parent's phase even if a scope changed since.
+  rec->phase = stack_.empty() ? phase_ : recs_[stack_.back()]->phase;
+  rec->status = std::string(STATUS_COMPLETED);
+  int idx = rec->index;
+  recs_.push_back(std::move(rec));
+  stack_.push_back(idx);
+  starts_[idx] = Clock::now();
+  return idx;
+}
+
+static void fill_stats(LowerRecord &r) {
+  r.changed = r.before != r.after;  // interned: same text <=> same snapshot
+  if (r.changed) {
+    diff::Stats st = diff::stats(r.before_text(), r.after_text());
+    r.add_lines = st.add_lines;
+    r.del_lines = st.del_lines;
+  } else {
+    r.add_lines = r.del_lines = 0;
+  }
+}
+
+double Session::elapsed_ms(int idx) {
+  auto it = starts_.find(idx);
+  if (it == starts_.end()) return 0;
+  double ms = std::chrono::duration<double, std::milli>(Clock::now() - it->second).count();
+  starts_.erase(it);
+  return ms;
+}
+
+void Session::end_pass(int index, Snapshot after, double wall_ms) {
+  if (index < 0 || !enabled()) return;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  auto pos = std::find(stack_.begin(), stack_.end(), index);
+  if (pos == stack_.end()) return;  // already closed (e.g. failed through a child)
+  // Children left open by a front end that lost an event end with their parent.
+  while (stack_.back() != index) {
+    int child = stack_.back();
+    stack_.pop_back();
+    LowerRecord &c = *recs_[child];
+    c.status = std::string(STATUS_FAILED);
+    c.error_msg = "pass did not complete (unmatched end of its parent)";
+    c.wall_ms = elapsed_ms(child);
+    deliver(child);
+  }
+  stack_.pop_back();
+  LowerRecord &r = *recs_[index];
+  r.after = std::move(after);
+  double measured = elapsed_ms(index);
+  r.wall_ms = wall_ms >= 0 ? wall_ms : measured;
+  fill_stats(r);
+  deliver(index);
+}
+
+void Session::fail_pass(int index, std::string_view message, double wall_ms) {
+  if (index < 0 || !enabled()) return;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  auto pos = std::find(stack_.begin(), stack_.end(), index);
+  if (pos == stack_.end()) {
+    // Already failed through a child: keep the more precise message.
+    if (index < static_cast<int>(recs_.size()) && recs_[index]->status == STATUS_FAILED &&
+        recs_[index]->error_msg.empty())
+      recs_[index]->error_msg = std::string(message);
+    return;
+  }
+  // The failing pass, anything still open inside it, and every ancestor.
+  std::string msg = message.empty() ? std::string("pass failed") : std::string(message);
+  while (!stack_.empty()) {
+    int i = stack_.back();
+    stack_.pop_back();
+    LowerRecord &r = *recs_[i];
+    r.status = std::string(STATUS_FAILED);
+    r.error_msg = msg;
+    r.after = nullptr;
+    r.changed = false;
+    double measured = elapsed_ms(i);
+    r.wall_ms = (i == index && wall_ms >= 0) ? wall_ms : measured;
+    deliver(i);
+  }
+}
+
+int Session::skipped_pass(std::string_view name, Snapshot at, std::string_view reason) {
+  if (!enabled()) return -1;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  int idx = begin_pass(name, at, recs_.empty() ? "mlir" : recs_.back()->ir_lang);
+  if (idx < 0) return -1;
+  stack_.pop_back();
+  LowerRecord &r = *recs_[idx];
+  r.after = std::move(at);
+  r.status = std::string(STATUS_SKIPPED);
+  r.detail = std::string(reason);
+  r.wall_ms = elapsed_ms(idx);
+  deliver(idx);
+  return idx;
+}
+
+void Session::annotate(int index, std::string_view anchor, std::string_view detail) {
+  if (index < 0 || !enabled()) return;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (index >= static_cast<int>(recs_.size())) return;
+  if (!anchor.empty()) recs_[index]->anchor = std::string(anchor);
+  if (!detail.empty()) recs_[index]->detail = std::string(detail);
+}
+
+Session::PhaseScope Session::phase(std::string_view label) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  std::string l(label.empty() ? std::string_view("unscoped") : label);
+  int n = 1;
+  auto it = std::find_if(phase_counts_.begin(), phase_counts_.end(),
+                         [&](const auto &p) { return p.first == l; });
+  if (it == phase_counts_.end()) phase_counts_.emplace_back(l, 1);
+  else n = ++it->second;
+  std::string prev = phase_;
+  phase_ = n > 1 ? "run" + std::to_string(n) + "_" + l : l;
+  return PhaseScope(this, std::move(prev));
+}
+
+Session::PhaseScope::~PhaseScope() {
+  if (!s_) return;
+  std::lock_guard<std::recursive_mutex> lock(s_->mu_);
+  s_->phase_ = std::move(prev_);
+}
+
+std::string Session::current_phase() const {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  return phase_;
+}
+
+Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string_view ir_lang,
+                                        std::string_view source, std::string_view language,
+                                        std::string_view kernel) {
+  CodegenResult out{std::string(source), "", ""};
+  if (!enabled()) return out;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (finished_) return out;
+
+  // Where the working copy lives. Each kernel gets its own file: the original
+  // shared one file between kernels and lost edits.
+  std::string ext = codegen::extension_for(language);
+  std::string path;
+  const auto &co = cfg_.codegen_output;
+  if (co.has_value() && !co.value().empty()) {
+    path = co.value();
+    std::string k(kernel);
+    auto it = std::find(codegen_kernels_.begin(), codegen_kernels_.end(), k);
+    if (it == codegen_kernels_.end()) codegen_kernels_.push_back(k);
+    size_t nth = std::find(codegen_kernels_.begin(), codegen_kernels_.end(), k) -
+                 codegen_kernels_.begin();
+    if (nth > 0) {
+      size_t dot = path.find_last_of('.');
+      size_t slash = path.find_last_of('/');
+      std::string suffix = "." + util::sanitize_component(k);
+      if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+        path.insert(dot, suffix);
+      else
+        path += suffix;
+    }
+  } else if (!co.is_none() && wants_html(cfg_.mode)) {
+    path = run_.script_dir + "/codegen" +
+           (kernel.empty() ? std::string() : "." + util::sanitize_component(kernel)) + "." + ext;
+  }
+
+  int idx = begin_pass("codegen", store_->intern(std::string(lowered_ir)), ir_lang);
+  std::string prefix = "codegen/" + layout::pad_index(idx) + "_codegen: ";
+  if (!path.empty()) {
+    if (std::string err = util::make_dirs(std::filesystem::path(path).parent_path().string());
+        !err.empty()) {
+      util::warn("codegen file I/O failed: " + err);
+      path.clear();
+    }
+  }
+  if (!path.empty()) {
+    codegen::Outcome oc = codegen::resolve(path, source);
+    for (const std::string &m : oc.messages) {
+      if (m.rfind("WARNING: ", 0) == 0) util::warn(prefix + m.substr(9));
+      else util::info(prefix + m);
+    }
+    out.source = std::move(oc.source);
+    out.tag = std::move(oc.tag);
+    out.working_copy = path;
+  }
+  stack_.pop_back();
+  LowerRecord &r = *recs_[idx];
+  r.phase = "codegen";
+  r.after = store_->intern(std::string(out.source));
+  r.lang = std::string(language);
+  r.anchor = std::string(kernel);
+  r.detail = path;
+  r.status = std::string(STATUS_CODEGEN);
+  r.wall_ms = elapsed_ms(idx);
+  fill_stats(r);
+  r.changed = true;  // as in the original: codegen always counts as a change
+  deliver(idx);
+  return out;
+}
+
+void Session::reset() {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  recs_.clear();
+  stack_.clear();
+  phase_counts_.clear();
+  phase_ = "unscoped";
+  next_index_ = 0;
+  starts_.clear();
+  codegen_kernels_.clear();
+  store_->clear();
+  // Indices restart at 0, so the next records go to a fresh run folder: the
+  // original reused the folder and overwrote earlier raw files.
+  if (enabled()) {
+    run_.run_id = layout::make_run_id();
+    run_.run_dir = run_.script_dir + "/.run_records/" + run_.run_id;
+  }
+}
+
+void Session::finish(std::string_view error) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (finished_) return;
+  if (!enabled()) {
+    finished_ = true;
+    return;
+  }
+  if (!stack_.empty())
+    fail_pass(stack_.front(), error.empty() ? std::string_view("pass did not complete") : error);
+  finished_ = true;
+  auto all = ordered();
+  std::string err(error);
+  for (auto &s : sinks_) {
+    try {
+      s->on_finish(run_, all, err);
+    } catch (const std::exception &e) {
+      util::warn(std::string("trace sink failed: ") + e.what());
+    } catch (...) {
+      util::warn("trace sink failed");
+    }
+  }
+}
+
+std::vector<LowerRecord> Session::records() const {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  std::vector<LowerRecord> out;
+  out.reserve(recs_.size());
+  for (const auto &r : recs_) out.push_back(*r);
+  return out;
+}
+
+std::size_t Session::record_count() const {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  return recs_.size();
+}
+
+}  // namespace lowertrace

@@ -1,0 +1,35 @@
+// engine/snapshot_store.h - each distinct IR text stored once (content hash).
+#pragma once
+
+#include "lowertrace/record.h"
+
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace lowertrace {
+
+class SnapshotStore {
+public:
+  // Returns the Snapshot for `text`, creating it (with the next id) if new.
+  Snapshot intern(std::string &&text);
+  std::size_t size() const;
+  std::size_t bytes() const;  // sum of distinct texts
+  void clear();
+
+private:
+  struct Key {
+    std::uint64_t hi, lo;
+    bool operator==(const Key &) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key &k) const { return static_cast<std::size_t>(k.lo ^ k.hi); }
+  };
+  mutable std::mutex mu_;
+  std::unordered_map<Key, std::vector<Snapshot>, KeyHash> by_hash_;
+  std::uint32_t next_id_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace lowertrace

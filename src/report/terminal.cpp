@@ -1,0 +1,101 @@
+// Terminal reporter: the one-line-per-pass log (every mode) and, in terminal
+// and both modes, a coloured unified diff of each changed pass. Everything
+// goes to stderr: stdout belongs to the traced tool.
+#include "report/terminal.h"
+
+#include "lowertrace/diff.h"
+#include "util/log.h"
+
+#include <cstdio>
+#include <fmt/format.h>
+
+namespace lowertrace::report {
+
+namespace {
+constexpr const char *kReset = "\x1b[0m";
+constexpr const char *kRed = "\x1b[31m";
+constexpr const char *kGreen = "\x1b[32m";
+constexpr const char *kYellow = "\x1b[33m";
+constexpr const char *kBlue = "\x1b[34m";
+constexpr const char *kCyan = "\x1b[36m";
+constexpr const char *kDim = "\x1b[2m";
+
+std::string paint(bool color, const char *code, std::string_view s) {
+  if (!color) return std::string(s);
+  return std::string(code) + std::string(s) + kReset;
+}
+
+std::string one_line(std::string_view s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
+  std::string out;
+  for (char c : s) out.push_back(c == '\n' ? ' ' : c);
+  if (out.size() > 300) out = out.substr(0, 300) + "...";
+  return out;
+}
+
+std::string pad(int index) { return fmt::format("{:03d}", index); }
+}  // namespace
+
+std::string pass_line(const LowerRecord &r, bool color) {
+  std::string name = r.status == STATUS_CODEGEN ? std::string("codegen") : r.name;
+  std::string head = fmt::format("{}/{}_{}: ", r.phase, pad(r.index), name);
+  std::string counts = fmt::format(" (+{}/-{})", r.add_lines, r.del_lines);
+  if (r.status == STATUS_FAILED)
+    return head + paint(color, kRed, "FAILED (" + one_line(r.error_msg) + ")");
+  if (r.status == STATUS_SKIPPED) return head + paint(color, kYellow, "SKIPPED");
+  if (r.status == STATUS_CODEGEN) {
+    std::string s = head + paint(color, kCyan, "CODEGEN") + counts;
+    if (!r.detail.empty()) s += "  \xe2\x86\x92  " + paint(color, kBlue, r.detail);
+    return s;
+  }
+  if (r.changed) return head + paint(color, kGreen, "CHANGED") + counts;
+  return head + paint(color, kDim, "NO-OP");
+}
+
+namespace {
+
+class TerminalSink : public Sink {
+public:
+  explicit TerminalSink(Mode mode) : mode_(mode), color_(util::stderr_color()) {}
+
+  void on_record(const RunInfo &, const LowerRecord &r,
+                 const std::vector<const LowerRecord *> &) override {
+    util::info(pass_line(r, color_));
+    bool show = r.status == STATUS_CODEGEN || (r.status == STATUS_COMPLETED && r.changed);
+    if (!wants_terminal(mode_) || !show) return;
+    diff::UnifiedOptions opt;
+    opt.context = 3;
+    opt.color = color_;
+    std::string label = r.phase + "/" + (r.status == STATUS_CODEGEN ? "codegen" : r.name);
+    opt.label_a = r.status == STATUS_CODEGEN ? "codegen (" + r.ir_lang + " before)" : label + " (before)";
+    opt.label_b = r.status == STATUS_CODEGEN ? "codegen (" + r.lang + " after)" : label + " (after)";
+    std::string d = diff::unified(r.before_text(), r.after_text(), opt);
+    std::fwrite(d.data(), 1, d.size(), stderr);
+    std::fflush(stderr);
+  }
+
+  void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
+                 const std::string &error) override {
+    int changed = 0, failed = 0, noop = 0;
+    for (const LowerRecord *r : all) {
+      if (r->status == STATUS_FAILED) ++failed;
+      else if (r->status == STATUS_COMPLETED) (r->changed ? changed : noop)++;
+    }
+    util::info(fmt::format("{} records: {} changed, {} no-op, {} failed{}", all.size(), changed,
+                           noop, failed, error.empty() ? "" : " (" + one_line(error) + ")"));
+    if (wants_html(mode_))
+      util::info("Final HTML report: " + paint(color_, kBlue, run.script_dir + "/report.html"));
+    else
+      util::info("Raw trace files: " + paint(color_, kBlue, run.run_dir));
+  }
+
+private:
+  Mode mode_;
+  bool color_;
+};
+
+}  // namespace
+
+std::shared_ptr<Sink> make_terminal_sink(Mode mode) { return std::make_shared<TerminalSink>(mode); }
+
+}  // namespace lowertrace::report
