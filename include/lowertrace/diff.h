@@ -60,6 +60,27 @@ LinePairDiff intraline(std::string_view a, std::string_view b);
 
 // SSA renumbering: true when a and b are equal once SSA value/block names
 // (%0, %arg1, %x_12, ^bb3, LLVM %5, PTX %r12) are replaced by placeholders.
+// Names are renamed per line in order of first appearance (%0 %1 ... and
+// ^bb0 ^bb1 ... separately), so `%5 = add %3, %3` matches `%6 = add %4, %4`
+// but not `%6 = add %4, %5`. Text inside "..." literals is compared as is.
+// PTX special registers (%tid.x, %ctaid.y, %laneid, ...) are not renamed.
 bool equal_modulo_ssa(std::string_view a, std::string_view b);
+
+// Classifies a line diff: the changed lines of each change (a run of deletes
+// followed by a run of inserts) are paired by position, k-th deleted with
+// k-th inserted; a pair is `renumbered` when the two lines are equal modulo
+// SSA names, and `whitespace_only` when they differ only in whitespace.
+// Reports show renumbered pairs as noise ("SSA renumbering") not as change.
+struct ChangeSummary {
+  Stats stats;              // as stats(): all +/- lines
+  int paired = 0;           // changed line pairs considered
+  int renumbered = 0;       // pairs of different lines equal modulo SSA names
+  int whitespace_only = 0;  // pairs that differ only in whitespace
+};
+ChangeSummary classify(std::string_view before, std::string_view after);
+
+// The same count on an existing script (ops from diff_lines(a, b)).
+int renumbered_pairs(const std::vector<std::string_view> &a,
+                     const std::vector<std::string_view> &b, const std::vector<Op> &ops);
 
 }  // namespace lowertrace::diff
