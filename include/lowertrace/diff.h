@@ -64,22 +64,27 @@ LinePairDiff intraline(std::string_view a, std::string_view b);
 // ^bb0 ^bb1 ... separately), so `%5 = add %3, %3` matches `%6 = add %4, %4`
 // but not `%6 = add %4, %5`. Text inside "..." literals is compared as is.
 // PTX special registers (%tid.x, %ctaid.y, %laneid, ...) are not renamed.
+// Being per line, a consistent permutation of names inside one line (e.g.
+// swapped operands `%3, %4` -> `%4, %3`) also counts as equal.
 bool equal_modulo_ssa(std::string_view a, std::string_view b);
 
-// Classifies a line diff: the changed lines of each change (a run of deletes
-// followed by a run of inserts) are paired by position, k-th deleted with
-// k-th inserted; a pair is `renumbered` when the two lines are equal modulo
-// SSA names, and `whitespace_only` when they differ only in whitespace.
-// Reports show renumbered pairs as noise ("SSA renumbering") not as change.
+// Classifies a text diff so reports can show SSA renumbering as noise, not
+// change. Within each change (a run of deleted lines followed by a run of
+// inserted ones) the deleted and inserted lines are matched, in order, on
+// their form with SSA names canonicalised and whitespace removed (an LCS, so
+// after one inserted op shifts every later name the other lines still match
+// their old versions). A matched pair of different lines is whitespace_only
+// when only whitespace differs, and renumbered otherwise (equal modulo SSA).
 struct ChangeSummary {
   Stats stats;              // as stats(): all +/- lines
-  int paired = 0;           // changed line pairs considered
-  int renumbered = 0;       // pairs of different lines equal modulo SSA names
+  int paired = 0;           // matched (deleted, inserted) pairs
+  int renumbered = 0;       // pairs that differ only by SSA names (+ maybe spaces)
   int whitespace_only = 0;  // pairs that differ only in whitespace
 };
 ChangeSummary classify(std::string_view before, std::string_view after);
 
-// The same count on an existing script (ops from diff_lines(a, b)).
+// The renumbered count of classify() on an existing script, e.g. ops from
+// diff_lines(a, b). Lines that differ only in whitespace are not counted.
 int renumbered_pairs(const std::vector<std::string_view> &a,
                      const std::vector<std::string_view> &b, const std::vector<Op> &ops);
 

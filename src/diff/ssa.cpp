@@ -80,6 +80,7 @@ std::string canonical(std::string_view s) {
         out += c;
         out += '\x01';  // cannot collide with printed text
         out += std::to_string((c == '%' ? values : blocks).index(name));
+        out += '\x02';
         i = j;
         continue;
       }
@@ -90,23 +91,30 @@ std::string canonical(std::string_view s) {
   return out;
 }
 
-bool space_only_difference(std::string_view a, std::string_view b) {
-  auto strip = [](std::string_view s) {
-    std::string out;
-    for (char c : s)
-      if (c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f') out += c;
-    return out;
-  };
-  return strip(a) == strip(b);
+std::string strip_spaces(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f') out += c;
+  return out;
 }
 
-// Calls f(i, j) for each positional (deleted a[i], inserted b[j]) pair.
+// Calls f(i, j) for each (deleted a[i], inserted b[j]) pair matched on the
+// canonical form (names renamed first, then spaces removed), within each change of the script.
 template <class F>
-void for_each_pair(const std::vector<Op> &ops, F f) {
+void for_each_match(const std::vector<std::string_view> &a, const std::vector<std::string_view> &b,
+                    const std::vector<Op> &ops, F f) {
+  std::vector<std::string> ka, kb;
   for (std::size_t k = 0; k + 1 < ops.size(); ++k) {
     if (ops[k].kind != Op::Delete || ops[k + 1].kind != Op::Insert) continue;
-    std::uint32_t n = std::min(ops[k].a_len, ops[k + 1].b_len);
-    for (std::uint32_t t = 0; t < n; ++t) f(ops[k].a_pos + t, ops[k + 1].b_pos + t);
+    const Op &del = ops[k], &ins = ops[k + 1];
+    ka.clear(), kb.clear();
+    for (std::uint32_t t = 0; t < del.a_len; ++t) ka.push_back(strip_spaces(canonical(a[del.a_pos + t])));
+    for (std::uint32_t t = 0; t < ins.b_len; ++t) kb.push_back(strip_spaces(canonical(b[ins.b_pos + t])));
+    std::vector<std::string_view> va(ka.begin(), ka.end()), vb(kb.begin(), kb.end());
+    for (const Op &m : diff_lines(va, vb)) {
+      if (m.kind != Op::Equal) continue;
+      for (std::uint32_t t = 0; t < m.a_len; ++t) f(del.a_pos + m.a_pos + t, ins.b_pos + m.b_pos + t);
+    }
   }
 }
 
@@ -120,8 +128,8 @@ bool equal_modulo_ssa(std::string_view a, std::string_view b) {
 int renumbered_pairs(const std::vector<std::string_view> &a, const std::vector<std::string_view> &b,
                      const std::vector<Op> &ops) {
   int n = 0;
-  for_each_pair(ops, [&](std::uint32_t i, std::uint32_t j) {
-    if (a[i] != b[j] && equal_modulo_ssa(a[i], b[j])) ++n;
+  for_each_match(a, b, ops, [&](std::uint32_t i, std::uint32_t j) {
+    if (a[i] != b[j] && strip_spaces(a[i]) != strip_spaces(b[j])) ++n;
   });
   return n;
 }
@@ -136,12 +144,12 @@ ChangeSummary classify(std::string_view before, std::string_view after) {
     if (op.kind == Op::Insert) out.stats.add_lines += static_cast<int>(op.b_len);
   }
   out.stats.only_final_newline = a.final_newline != b.final_newline && a.lines == b.lines;
-  for_each_pair(ops, [&](std::uint32_t i, std::uint32_t j) {
+  for_each_match(a.lines, b.lines, ops, [&](std::uint32_t i, std::uint32_t j) {
     std::string_view x = a.lines[i], y = b.lines[j];
     ++out.paired;
     if (x == y) return;  // same text (e.g. only its trailing newline changed)
-    if (space_only_difference(x, y)) ++out.whitespace_only;
-    else if (equal_modulo_ssa(x, y)) ++out.renumbered;
+    if (strip_spaces(x) == strip_spaces(y)) ++out.whitespace_only;
+    else ++out.renumbered;
   });
   return out;
 }
