@@ -1,0 +1,119 @@
+// The HTML sink: chunk files while the run is live, one self-contained page at
+// the end. See html_page.h for the two page kinds.
+//
+// Bytes written: the shell once, each record's chunk once (it carries only the
+// snapshots that record introduced), the final page once. So the total is
+// about 2x the final report plus one viewer, never O(n^2).
+#include "report/html.h"
+
+#include "report/html_page.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <unistd.h>
+
+namespace lowertrace::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Points <script_dir>/report.html at the run's report: a relative symlink
+// swapped in by rename (atomic), or a copy of `content` where symlinks fail.
+void point_latest(const RunInfo &run, const std::string &content, std::uint64_t *written) {
+  if (run.script_dir.empty()) return;
+  std::string link = run.script_dir + "/report.html";
+  std::error_code ec;
+  fs::path target = fs::relative(fs::path(run.run_dir) / "report.html", run.script_dir, ec);
+  if (!ec && !target.empty()) {
+    std::string tmp = link + ".tmp-link." + std::to_string(::getpid());
+    ::unlink(tmp.c_str());
+    if (::symlink(target.c_str(), tmp.c_str()) == 0) {
+      if (::rename(tmp.c_str(), link.c_str()) == 0) return;
+      ::unlink(tmp.c_str());
+    }
+  }
+  std::string err = util::atomic_write(link, content);
+  if (!err.empty()) util::warn("html report: " + err);
+  else if (written) *written += content.size();
+}
+
+class HtmlSink final : public Sink {
+public:
+  void on_record(const RunInfo &run, const LowerRecord &rec,
+                 const std::vector<const LowerRecord *> &all) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!wants_html(run.mode) || broken_) return;
+    std::vector<int> fresh;
+    std::vector<nlohmann::json> recs{data_.record_json(rec, &fresh)};
+    std::string dir = run.run_dir + "/report_data";
+    if (seq_ == 0) {
+      if (auto err = util::make_dirs(dir); !err.empty()) return fail(err);
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "/%06d.js", seq_);
+    std::string chunk = page::chunk_js(recs, data_, fresh);
+    // The chunk lands before the shell that loads it, so an opened shell always
+    // finds chunk 0, and chunks appear in order, whole (write + rename).
+    if (auto err = util::atomic_write(dir + name, chunk); !err.empty()) return fail(err);
+    written_ += chunk.size();
+    ++seq_;
+    if (seq_ == 1) {
+      std::string rel = fs::relative(run.run_dir, run.script_dir).generic_string();
+      std::string shell = page::live_shell(run, {"report_data/", rel + "/report_data/"});
+      if (auto err = util::atomic_write(run.run_dir + "/report.html", shell); !err.empty())
+        return fail(err);
+      written_ += shell.size();
+      point_latest(run, shell, &written_);
+    }
+  }
+
+  void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
+                 const std::string &error) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!wants_html(run.mode) || finished_) return;
+    finished_ = true;
+    if (auto err = util::make_dirs(run.run_dir); !err.empty()) return fail(err);
+    std::string html = page::final_page(run, all, data_, error);
+    if (auto err = util::atomic_write(run.run_dir + "/report.html", html); !err.empty())
+      return fail(err);
+    written_ += html.size();
+    point_latest(run, html, &written_);
+    std::error_code ec;
+    fs::remove_all(run.run_dir + "/report_data", ec);
+    if (const char *s = std::getenv("LT_REPORT_STATS"); s && *s && std::string(s) != "0")
+      util::info("html report: " + std::to_string(html.size()) + " bytes, " +
+                 std::to_string(written_) + " bytes written in total, " +
+                 std::to_string(data_.size()) + " snapshots");
+  }
+
+private:
+  void fail(const std::string &err) {
+    // Warn once: a full disk should not print a line per pass.
+    if (!broken_) util::warn("html report: " + err);
+    broken_ = true;
+  }
+
+  std::mutex mu_;
+  ReportData data_;
+  int seq_ = 0;
+  bool broken_ = false, finished_ = false;
+  std::uint64_t written_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<Sink> make_html_sink() { return std::make_shared<HtmlSink>(); }
+
+std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+                              const std::string &path) {
+  ReportData data;
+  std::string html = page::final_page(run, recs, data, "");
+  return util::atomic_write(path, html);
+}
+
+}  // namespace lowertrace::report

@@ -1,0 +1,112 @@
+#include "report/html_data.h"
+
+#include "lowertrace/diff.h"
+#include "report/html_codec.h"
+
+#include <cmath>
+#include <functional>
+
+namespace lowertrace::report {
+
+namespace {
+// Split on '\n' keeping the piece after the last newline (possibly empty), so
+// join('\n') gives back the exact text, trailing newline or not.
+std::vector<std::string_view> pieces(std::string_view t) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    size_t nl = t.find('\n', start);
+    if (nl == std::string_view::npos) {
+      out.push_back(t.substr(start));
+      return out;
+    }
+    out.push_back(t.substr(start, nl - start));
+    start = nl + 1;
+  }
+}
+
+std::pair<std::uint64_t, std::uint64_t> hash_of(const SnapshotData &d) {
+  if (d.hash_hi || d.hash_lo) return {d.hash_hi, d.hash_lo};
+  return {std::hash<std::string>{}(d.text), d.text.size()};
+}
+}  // namespace
+
+std::string line_delta(std::string_view base, std::string_view text) {
+  auto a = pieces(base), b = pieces(text);
+  nlohmann::json groups = nlohmann::json::array();
+  // The shared diff gives a near-minimal script even when edits are scattered
+  // (renumbered SSA names), where a prefix/suffix trim would store everything.
+  auto ops = diff::diff_lines(a, b);
+  std::uint32_t keep = 0, drop = 0;
+  nlohmann::json ins = nlohmann::json::array();
+  bool open = false;
+  auto flush = [&] {
+    if (open) groups.push_back(nlohmann::json::array({keep, drop, std::move(ins)}));
+    keep = drop = 0;
+    ins = nlohmann::json::array();
+    open = false;
+  };
+  for (const auto &op : ops) {
+    if (op.kind == diff::Op::Equal) {
+      if (open) flush();
+      keep += op.a_len;
+    } else if (op.kind == diff::Op::Delete) {
+      drop += op.a_len;
+      open = true;
+    } else {
+      for (std::uint32_t j = 0; j < op.b_len; ++j) ins.push_back(b[op.b_pos + j]);
+      open = true;
+    }
+  }
+  flush();
+  return groups.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+int ReportData::find(const Snapshot &s) const {
+  auto it = by_hash_.find(hash_of(*s));
+  if (it == by_hash_.end()) return -1;
+  for (int k : it->second)
+    if (stored_[k].snap == s || stored_[k].snap->text == s->text) return k;
+  return -1;
+}
+
+int ReportData::ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh) {
+  if (!s) return -1;
+  if (int k = find(s); k >= 0) return k;
+  Stored st;
+  st.key = static_cast<int>(stored_.size());
+  st.snap = s;
+  int bk = base ? find(base) : -1;
+  if (bk >= 0 && stored_[bk].chain + 1 < kMaxChain && !s->text.empty()) {
+    std::string delta = line_delta(stored_[bk].snap->text, s->text);
+    // A delta that carries most of the text is no cheaper than the text itself.
+    if (delta.size() < s->text.size() / 2) {
+      st.base = bk;
+      st.chain = stored_[bk].chain + 1;
+      st.payload = codec::gzip_base64(delta);
+    }
+  }
+  if (st.base < 0) st.payload = codec::gzip_base64(s->text);
+  by_hash_[hash_of(*s)].push_back(st.key);
+  stored_.push_back(std::move(st));
+  if (fresh) fresh->push_back(stored_.back().key);
+  return stored_.back().key;
+}
+
+nlohmann::json ReportData::record_json(const LowerRecord &r, std::vector<int> *fresh) {
+  int b = ref(r.before, nullptr, fresh);
+  int a = ref(r.after, r.before, fresh);
+  nlohmann::json j = {{"i", r.index},     {"p", r.phase},      {"n", r.name},
+                      {"s", r.status},    {"c", r.changed},    {"a", r.add_lines},
+                      {"d", r.del_lines}, {"dp", r.depth},     {"pi", r.parent_index},
+                      {"b", b},           {"f", a}};
+  if (!r.error_msg.empty()) j["e"] = r.error_msg;
+  if (r.wall_ms >= 0) j["ms"] = std::round(r.wall_ms * 1000) / 1000;
+  if (!r.anchor.empty()) j["an"] = r.anchor;
+  if (!r.ir_lang.empty()) j["il"] = r.ir_lang;
+  if (!r.lang.empty()) j["l"] = r.lang;
+  if (!r.detail.empty()) j["dt"] = r.detail;
+  return j;
+}
+
+}  // namespace lowertrace::report

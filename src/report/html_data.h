@@ -1,0 +1,56 @@
+// report/html_data.h - what the viewer reads: record metadata and snapshots.
+//
+// Each distinct IR text becomes one numbered snapshot, stored once, gzip +
+// base64. A snapshot that follows another (a pass's after-text, whose
+// before-text is already stored) is stored as a line delta against it, so a
+// 1,000-pass trace costs about one IR plus its edits; a full copy is stored
+// every kMaxChain links so the browser never replays a long chain.
+//
+// Delta payload (before gzip): a JSON array of groups [keep, drop, [lines...]]
+// applied to the base split on '\n'; base lines after the last group are kept.
+#pragma once
+
+#include "lowertrace/record.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace lowertrace::report {
+
+class ReportData {
+public:
+  static constexpr int kMaxChain = 24;
+
+  struct Stored {
+    int key = 0;
+    int base = -1;        // key of the delta base, -1 for a full text
+    int chain = 0;        // deltas to replay from the nearest full text
+    std::string payload;  // base64(gzip(text or delta JSON))
+    Snapshot snap;        // kept so later snapshots can delta against it
+  };
+
+  // Stores `s` (once) and returns its key, or -1 for no snapshot. `base`, when
+  // already stored, is the preferred delta base. Newly stored keys are appended
+  // to `fresh` so a chunk can carry exactly what it introduced.
+  int ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh = nullptr);
+
+  const Stored &stored(int key) const { return stored_.at(static_cast<size_t>(key)); }
+  size_t size() const { return stored_.size(); }
+
+  // The record's metadata, with snapshot keys; refs its snapshots.
+  nlohmann::json record_json(const LowerRecord &rec, std::vector<int> *fresh = nullptr);
+
+private:
+  int find(const Snapshot &s) const;
+  std::vector<Stored> stored_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<int>> by_hash_;
+};
+
+// Line delta from `base` to `text` as the payload JSON described above.
+std::string line_delta(std::string_view base, std::string_view text);
+
+}  // namespace lowertrace::report

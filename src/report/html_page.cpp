@@ -1,0 +1,98 @@
+#include "report/html_page.h"
+
+#include "report/html_codec.h"
+
+#include <string_view>
+
+namespace lowertrace::web {
+extern const std::string_view report_html;
+extern const std::string_view viewer_css;
+extern const std::string_view diff_js;
+extern const std::string_view syntax_js;
+extern const std::string_view viewer_js;
+}  // namespace lowertrace::web
+
+namespace lowertrace::report::page {
+
+namespace {
+const std::string &script_text() {
+  // One inline script, so one hash; diff and syntax first, the viewer uses them.
+  static const std::string s = std::string(web::diff_js) + "\n" + std::string(web::syntax_js) +
+                               "\n" + std::string(web::viewer_js);
+  return s;
+}
+
+std::string csp(bool live) {
+  // Nothing may load except the viewer itself (and, while live, the chunk files
+  // beside the page). Data URLs only for the favicon-less page's nothing.
+  std::string c = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src data:; ";
+  c += "style-src " + codec::csp_hash(web::viewer_css) + "; ";
+  c += "script-src " + codec::csp_hash(script_text());
+  if (live) c += " 'self' file:";
+  return c;
+}
+
+void replace(std::string &s, std::string_view key, std::string_view with) {
+  size_t at = s.find(key);
+  if (at != std::string::npos) s.replace(at, key.size(), with);
+}
+
+std::string fill(bool live, const std::string &data) {
+  std::string html(web::report_html);
+  // Order matters: the data goes in last so nothing inside it can look like a key.
+  replace(html, "@@CSP@@", csp(live));
+  replace(html, "@@STYLE@@", web::viewer_css);
+  replace(html, "@@SCRIPT@@", script_text());
+  replace(html, "@@DATA@@", data);
+  return html;
+}
+}  // namespace
+
+nlohmann::json run_json(const RunInfo &run) {
+  return {{"script", run.script}, {"input", run.input},     {"tool", run.tool},
+          {"mode", std::string(to_string(run.mode))},       {"started", run.started},
+          {"run_id", run.run_id}};
+}
+
+std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs) {
+  nlohmann::json meta = {{"run", run_json(run)}, {"live", true}, {"chunkDirs", chunk_dirs},
+                         {"recs", nlohmann::json::array()}, {"snaps", nlohmann::json::array()}};
+  return fill(true, "<script type=\"application/json\" id=\"lt-meta\">" +
+                        codec::script_safe_json(meta) + "</script>\n");
+}
+
+std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &data,
+                     const std::vector<int> &fresh_keys) {
+  nlohmann::json snaps = nlohmann::json::array();
+  for (int k : fresh_keys) {
+    const auto &st = data.stored(k);
+    snaps.push_back(nlohmann::json::array({st.key, st.base, st.payload}));
+  }
+  nlohmann::json j = {{"recs", recs}, {"snaps", std::move(snaps)}};
+  return "__ltChunk(" + codec::script_safe_json(j) + ");\n";
+}
+
+std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+                       ReportData &data, const std::string &error) {
+  nlohmann::json jrecs = nlohmann::json::array();
+  for (const auto *r : recs) jrecs.push_back(data.record_json(*r));
+  nlohmann::json snaps = nlohmann::json::array();
+  for (size_t k = 0; k < data.size(); ++k)
+    snaps.push_back(nlohmann::json::array({data.stored(static_cast<int>(k)).key,
+                                           data.stored(static_cast<int>(k)).base}));
+  nlohmann::json meta = {{"run", run_json(run)}, {"live", false},
+                         {"recs", std::move(jrecs)}, {"snaps", std::move(snaps)}};
+  if (!error.empty()) meta["error"] = error;
+  std::string body = "<script type=\"application/json\" id=\"lt-meta\">" +
+                     codec::script_safe_json(meta) + "</script>\n";
+  // Base64 has no '<', so a payload can never close its element.
+  for (size_t k = 0; k < data.size(); ++k) {
+    const auto &st = data.stored(static_cast<int>(k));
+    body += "<script type=\"text/plain\" id=\"z" + std::to_string(st.key) + "\">";
+    body += st.payload;
+    body += "</script>\n";
+  }
+  return fill(false, body);
+}
+
+}  // namespace lowertrace::report::page

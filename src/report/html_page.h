@@ -1,0 +1,35 @@
+// report/html_page.h - assembles report pages from the embedded viewer (web/).
+//
+// Two kinds of page share one template:
+//  - the live shell, written once when a run's first record arrives: the viewer
+//    plus run metadata; it loads report_data/NNNNNN.js chunk files itself, in
+//    order, until one is missing, so it never has to be rewritten;
+//  - the final page: the viewer plus every record and snapshot inline, in
+//    non-executable data blocks (<script type="application/json"/"text/plain">).
+// The only executable inline script is the viewer, allowed by its SHA-256 in
+// the Content-Security-Policy.
+#pragma once
+
+#include "lowertrace/sink.h"
+#include "report/html_data.h"
+
+#include <string>
+#include <vector>
+
+namespace lowertrace::report::page {
+
+nlohmann::json run_json(const RunInfo &run);
+
+// The live shell. `chunk_dirs`: where the chunk files may be, relative to the
+// page (the run folder, and the script folder that holds the symlink or copy).
+std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs);
+
+// One chunk file: the records and the snapshots they introduced.
+std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &data,
+                     const std::vector<int> &fresh_keys);
+
+// The self-contained final page for `recs` (refs their snapshots in `data`).
+std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+                       ReportData &data, const std::string &error);
+
+}  // namespace lowertrace::report::page

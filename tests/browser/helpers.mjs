@@ -1,0 +1,75 @@
+// Shared by the browser tests: launch Debian's chromium through playwright-core,
+// produce reports with `lowertrace synth-trace`, and tiny assertion helpers.
+import { chromium } from 'playwright-core';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const LT = process.env.LT_BIN ? path.join(process.env.LT_BIN, 'lowertrace') : 'lowertrace';
+
+export function tmpdir(tag) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `lt-browser-${tag}-`));
+}
+
+// Runs `lowertrace synth-trace` and returns { dir, runDir, report, linked, status }.
+export function synth(args, opts = {}) {
+  const dir = tmpdir('trace');
+  const r = spawnSync(LT, ['synth-trace', '--out', dir, ...args], {
+    encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, ...opts,
+  });
+  const scriptDir = path.join(dir, args.includes('--script') ? args[args.indexOf('--script') + 1] : 'synth');
+  const runs = fs.existsSync(path.join(scriptDir, '.run_records')) ? fs.readdirSync(path.join(scriptDir, '.run_records')) : [];
+  const runDir = runs.length ? path.join(scriptDir, '.run_records', runs[0]) : null;
+  return {
+    dir, scriptDir, runDir, status: r.status, signal: r.signal, stderr: r.stderr,
+    report: runDir && path.join(runDir, 'report.html'), linked: path.join(scriptDir, 'report.html'),
+  };
+}
+
+export async function launch() {
+  const userDir = tmpdir('profile');
+  const ctx = await chromium.launchPersistentContext(userDir, {
+    executablePath: process.env.LT_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1400, height: 900 },
+  });
+  return ctx;
+}
+
+// Opens a report and waits until the viewer rendered a pass.
+export async function open(ctx, file, { errors } = {}) {
+  const page = await ctx.newPage();
+  const errs = errors || [];
+  page.on('pageerror', (e) => errs.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errs.push(m.text()); });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => document.documentElement.dataset.rendered !== undefined, null, { timeout: 15000 });
+  return page;
+}
+
+export function check(cond, msg) {
+  if (!cond) throw new Error('FAILED: ' + msg);
+  console.log('ok - ' + msg);
+}
+
+// Runs `body(ctx)` with a browser, closes it, and exits non-zero on failure.
+export async function run(name, body) {
+  let ctx;
+  try {
+    ctx = await launch();
+    await body(ctx);
+    console.log(`# ${name}: passed`);
+  } catch (e) {
+    console.error(`# ${name}: ${e.stack || e}`);
+    process.exitCode = 1;
+  } finally {
+    if (ctx) await ctx.close().catch(() => {});
+  }
+}
+
+export const activeIndex = (page) => page.evaluate(() => window.__lt.cur);
+export { fs, path, execFileSync };

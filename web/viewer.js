@@ -1,0 +1,635 @@
+// lowertrace viewer: reads the run's records and snapshots from the page (or,
+// while a run is live, from report_data/NNNNNN.js chunk files it loads in
+// order), and renders only the selected pass. Long listings are virtualised:
+// only the rows in view (plus a margin) are in the DOM.
+//
+// Every name, message and IR line reaches the DOM as text: either through
+// textContent or through esc() before innerHTML. Nothing from the data is
+// ever evaluated.
+'use strict';
+(function () {
+  var H = 18; // row height in px, equal to --row in viewer.css
+  var CONTEXT = 3, EXPAND_STEP = 20;
+  var $ = function (id) { return document.getElementById(id); };
+  var metaEl = $('lt-meta');
+  var meta = metaEl ? JSON.parse(metaEl.textContent) : { run: {}, recs: [], snaps: [] };
+  var S = {
+    recs: new Map(), snaps: new Map(), order: [], phases: [], phase: null, cur: null,
+    filter: 'all', collapsed: new Set(), align: null, view: null, tok: 0, dirty: false
+  };
+  window.__lt = S; // for tests and the curious: read-only use
+
+  // ---------- data ----------
+  function ingest(recs, snaps) {
+    (snaps || []).forEach(function (s) { S.snaps.set(s[0], { base: s[1], z: s[2] }); });
+    (recs || []).forEach(function (r) { S.recs.set(r.i, r); });
+    if (!S.dirty) { S.dirty = true; setTimeout(refresh, 0); }
+  }
+  window.__ltChunk = function (c) { ingest(c.recs, c.snaps); };
+
+  function b64bytes(s) {
+    var bin = atob(s), u = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) u[i] = bin.charCodeAt(i);
+    return u;
+  }
+  function gunzip(s) {
+    var stream = new Blob([b64bytes(s)]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).text();
+  }
+  var cache = new Map(); // snapshot key -> Promise of its '\n'-split pieces
+  function pieces(key) {
+    if (key === undefined || key < 0) return Promise.resolve(null);
+    var p = cache.get(key);
+    if (p) { cache.delete(key); cache.set(key, p); return p; }
+    var sn = S.snaps.get(key);
+    if (!sn) return Promise.reject(new Error('snapshot ' + key + ' is missing from this report'));
+    var z = sn.z !== undefined ? sn.z : ($('z' + key) || {}).textContent || '';
+    p = gunzip(z).then(function (raw) {
+      if (sn.base < 0) return raw.split('\n');
+      return pieces(sn.base).then(function (base) { return applyDelta(base, JSON.parse(raw)); });
+    });
+    cache.set(key, p);
+    if (cache.size > 64) cache.delete(cache.keys().next().value);
+    return p;
+  }
+  function applyDelta(base, groups) {
+    var out = [], i = 0;
+    groups.forEach(function (g) {
+      for (var k = 0; k < g[0]; k++) out.push(base[i++]);
+      i += g[1];
+      for (var j = 0; j < g[2].length; j++) out.push(g[2][j]);
+    });
+    while (i < base.length) out.push(base[i++]);
+    return out;
+  }
+  // Pieces -> displayed lines and whether the text ended with '\n'.
+  function asLines(p) {
+    if (!p) return { lines: [], nl: false, text: '' };
+    var nl = p.length > 1 && p[p.length - 1] === '';
+    return { lines: nl ? p.slice(0, -1) : p, nl: nl, text: p.join('\n') };
+  }
+
+  // ---------- model ----------
+  function kind(r) {
+    if (r.s === 'failed') return 'failed';
+    if (r.s === 'skipped') return 'skipped';
+    if (r.s === 'codegen') return 'codegen';
+    return r.c ? 'changed' : 'noop';
+  }
+  function rebuildOrder() {
+    var all = Array.from(S.recs.values()).sort(function (a, b) { return a.i - b.i; });
+    var phases = [];
+    all.forEach(function (r) { if (phases.indexOf(r.p) < 0) phases.push(r.p); });
+    S.phases = phases;
+    S.order = [];
+    phases.forEach(function (p) { all.forEach(function (r) { if (r.p === p) S.order.push(r); }); });
+  }
+  function hiddenByParent(r) {
+    var seen = 0;
+    for (var p = S.recs.get(r.pi); p && seen < 1000; p = S.recs.get(p.pi), seen++)
+      if (S.collapsed.has(p.i)) return true;
+    return false;
+  }
+  function visible(r) {
+    return (S.filter === 'all' || kind(r) === S.filter) && !hiddenByParent(r);
+  }
+  function pad(i) { return i < 10 ? '0' + i : String(i); }
+  function prettyPhase(p) {
+    var s = p.split('_').map(function (w) {
+      var m = /^phase(\d+)$/.exec(w);
+      if (m) return 'Phase ' + m[1] + ':';
+      if (w === 'pipeline') return 'Pipeline:';
+      if (w === 'codegen') return 'Codegen';
+      return w;
+    }).join(' ').replace(/:$/, '');
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+  var LANG_NAMES = { mlir: 'MLIR', llvm: 'LLVM IR', 'llvm-ir': 'LLVM IR', ll: 'LLVM IR', mir: 'MIR',
+    ptx: 'PTX', asm: 'Assembly', s: 'Assembly', 'c++': 'C++', cpp: 'C++', c: 'C', cuda: 'CUDA', cu: 'CUDA',
+    hip: 'HIP', metal: 'Metal', tir: 'TIR', ttir: 'Triton IR', ttgir: 'TritonGPU IR', spirv: 'SPIR-V',
+    amdgcn: 'AMDGCN', llir: 'LLVM IR' };
+  function langName(l) { return LANG_NAMES[(l || '').toLowerCase()] || (l || 'source'); }
+
+  // ---------- chrome: header, tabs, summary, sidebar ----------
+  function refresh() {
+    S.dirty = false;
+    rebuildOrder();
+    var run = meta.run || {};
+    $('hdr-count').textContent = S.recs.size + (S.recs.size === 1 ? ' pass' : ' passes') + ' recorded';
+    var bits = [];
+    if (run.input) bits.push('Traced: ' + run.input);
+    if (run.tool) bits.push(run.tool);
+    if (run.run_id) bits.push(run.run_id);
+    $('hdr-input').textContent = bits.join(' · ');
+    $('hdr-input').title = bits.join('\n');
+    document.title = 'lowertrace: ' + (run.script || run.input || 'report');
+    $('hdr-live').hidden = !meta.live;
+    if (meta.error) { $('run-error').hidden = false; $('run-error').textContent = 'Run ended with an error: ' + meta.error; }
+    if (!S.phase || S.phases.indexOf(S.phase) < 0) S.phase = S.phases[0] || null;
+    buildTabs(); buildSummary(); buildSidebar();
+    if (S.cur === null && S.order.length) select(S.order[0].i);
+    else if (!S.order.length) { $('pane').textContent = ''; note($('pane'), meta.live ? 'Waiting for the first pass…' : 'No passes were recorded.'); }
+  }
+  function note(parent, text, cls) {
+    var p = document.createElement('div'); p.className = cls || 'msg'; p.textContent = text; parent.appendChild(p); return p;
+  }
+  function button(text, onclick, title) {
+    var b = document.createElement('button'); b.type = 'button'; b.textContent = text;
+    if (title) b.title = title;
+    b.addEventListener('click', onclick);
+    return b;
+  }
+  function buildTabs() {
+    var tabs = $('tabs'); tabs.textContent = '';
+    S.phases.forEach(function (p) {
+      var b = button(prettyPhase(p), function () { showPhase(p, true); });
+      b.className = 'tab' + (p === S.phase ? ' active' : '');
+      b.dataset.phase = p; b.setAttribute('role', 'tab');
+      tabs.appendChild(b);
+    });
+  }
+  function buildSummary() {
+    var sum = $('summary'); sum.textContent = '';
+    var recs = S.order.filter(function (r) { return r.p === S.phase; });
+    var n = { changed: 0, noop: 0, codegen: 0, failed: 0, skipped: 0 };
+    recs.forEach(function (r) { n[kind(r)]++; });
+    var items = [['all', recs.length + ' passes'], ['changed', n.changed + ' changed'], ['noop', n.noop + ' no-op']];
+    if (n.codegen) items.push(['codegen', n.codegen + ' codegen']);
+    if (n.failed) items.push(['failed', '✘ ' + n.failed + ' failed']);
+    if (n.skipped) items.push(['skipped', '— ' + n.skipped + ' skipped']);
+    items.forEach(function (it) {
+      var b = button(it[1], function () { setFilter(S.filter === it[0] ? 'all' : it[0]); });
+      b.className = 'badge b-' + it[0] + (S.filter === 'all' ? '' : S.filter === it[0] ? ' on' : ' dim');
+      b.dataset.filter = it[0];
+      sum.appendChild(b);
+    });
+  }
+  function statsOf(r) {
+    var k = kind(r), st = document.createElement('span'); st.className = 'st';
+    if (k === 'changed' || k === 'codegen') {
+      var p = document.createElement('span'); p.className = 'p'; p.textContent = '+' + r.a;
+      var m = document.createElement('span'); m.className = 'm'; m.textContent = ' −' + r.d;
+      st.appendChild(p); st.appendChild(m);
+    } else if (k === 'failed') { st.innerHTML = '<span class="err">ERROR</span>'; }
+    else if (k === 'skipped') st.textContent = '—';
+    return st;
+  }
+  function buildSidebar() {
+    var list = $('sb-list'); list.textContent = '';
+    var recs = S.order.filter(function (r) { return r.p === S.phase; });
+    var parents = new Set(recs.map(function (r) { return r.pi; }));
+    var frag = document.createDocumentFragment();
+    recs.forEach(function (r) {
+      var el = document.createElement('div');
+      el.className = 'pl' + (r.i === S.cur ? ' active' : '');
+      el.dataset.index = r.i; el.dataset.depth = r.dp; el.dataset.parentIndex = r.pi; el.dataset.kind = kind(r);
+      el.style.paddingLeft = (6 + 14 * (r.dp || 0)) + 'px';
+      var caret = document.createElement('span'); caret.className = 'caret';
+      if (parents.has(r.i)) { caret.textContent = S.collapsed.has(r.i) ? '▸' : '▾'; caret.dataset.toggle = r.i; caret.title = 'Collapse/expand nested passes'; }
+      var ix = document.createElement('span'); ix.className = 'ix'; ix.textContent = pad(r.i);
+      var dot = document.createElement('span'); dot.className = 'dot ' + kind(r);
+      var nm = document.createElement('span'); nm.className = 'nm'; nm.textContent = r.n; nm.title = r.n;
+      el.appendChild(caret); el.appendChild(ix); el.appendChild(dot); el.appendChild(nm); el.appendChild(statsOf(r));
+      el.hidden = !visible(r);
+      frag.appendChild(el);
+    });
+    list.appendChild(frag);
+  }
+  $('sb-list').addEventListener('click', function (e) {
+    var t = e.target.closest('[data-toggle]');
+    if (t) {
+      var i = +t.dataset.toggle;
+      if (S.collapsed.has(i)) S.collapsed.delete(i); else S.collapsed.add(i);
+      buildSidebar(); return;
+    }
+    var pl = e.target.closest('.pl');
+    if (pl) select(+pl.dataset.index);
+  });
+  function showPhase(p, pickFirst) {
+    S.phase = p; buildTabs(); buildSummary(); buildSidebar();
+    if (pickFirst) {
+      var first = S.order.find(function (r) { return r.p === p && visible(r); }) || S.order.find(function (r) { return r.p === p; });
+      if (first) select(first.i);
+    }
+  }
+  function setFilter(f) {
+    S.filter = f; buildSummary(); buildSidebar();
+    var cur = S.recs.get(S.cur);
+    if (!cur || !visible(cur)) {
+      var first = S.order.find(function (r) { return r.p === S.phase && visible(r); });
+      if (first) select(first.i);
+    }
+  }
+  function select(i) {
+    var r = S.recs.get(i); if (!r) return;
+    cancelAlign();
+    S.cur = i;
+    if (r.p !== S.phase) showPhase(r.p, false);
+    var els = $('sb-list').querySelectorAll('.pl.active');
+    for (var k = 0; k < els.length; k++) els[k].classList.remove('active');
+    var el = $('sb-list').querySelector('.pl[data-index="' + i + '"]');
+    if (el) { el.classList.add('active'); el.scrollIntoView({ block: 'nearest' }); }
+    render(r);
+  }
+  function step(dir) {
+    var seq = S.order.filter(visible);
+    if (!seq.length) return;
+    var pos = seq.findIndex(function (r) { return r.i === S.cur; });
+    var next = pos < 0 ? 0 : Math.max(0, Math.min(seq.length - 1, pos + dir));
+    select(seq[next].i);
+  }
+
+  // ---------- text rendering ----------
+  function esc(s) {
+    return s.replace(/[&<>"\u0000]/g, function (c) {
+      return c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '\u2400';
+    });
+  }
+  // Syntax tokens and highlight spans merged into one run of <span>s.
+  function hiText(text, lang, spans) {
+    var toks = LTSyntax.tokens(text, lang);
+    if (!toks.length && !(spans && spans.length)) return esc(text);
+    var cuts = [0, text.length];
+    toks.forEach(function (t) { cuts.push(t[0], t[1]); });
+    (spans || []).forEach(function (s) { cuts.push(s[0], s[0] + s[1]); });
+    cuts = Array.from(new Set(cuts)).sort(function (a, b) { return a - b; });
+    var out = '', ti = 0, si = 0;
+    for (var c = 0; c + 1 < cuts.length; c++) {
+      var a = cuts[c], b = cuts[c + 1]; if (a >= text.length) break;
+      while (ti < toks.length && toks[ti][1] <= a) ti++;
+      while (spans && si < spans.length && spans[si][0] + spans[si][1] <= a) si++;
+      var cls = [];
+      if (ti < toks.length && toks[ti][0] <= a) cls.push(toks[ti][2]);
+      if (spans && si < spans.length && spans[si][0] <= a) cls.push('hl');
+      var seg = esc(text.slice(a, b));
+      out += cls.length ? '<span class="' + cls.join(' ') + '">' + seg + '</span>' : seg;
+    }
+    return out;
+  }
+
+  // ---------- virtual list ----------
+  function VList(box, count, rowHtml, minWidth) {
+    box.classList.add('vbox');
+    var space = document.createElement('div'); space.className = 'vspace';
+    var rows = document.createElement('div'); rows.className = 'vrows';
+    space.appendChild(rows); box.appendChild(space);
+    var self = {
+      count: count,
+      draw: function () {
+        space.style.height = (self.count * H) + 'px';
+        if (minWidth) space.style.minWidth = minWidth;
+        var top = box.scrollTop, h = box.clientHeight || 800;
+        var a = Math.max(0, Math.floor(top / H) - 30), b = Math.min(self.count, Math.ceil((top + h) / H) + 30);
+        rows.style.top = (a * H) + 'px';
+        var html = '';
+        for (var i = a; i < b; i++) html += rowHtml(i);
+        rows.innerHTML = html;
+      },
+      scrollToRow: function (i) { box.scrollTop = Math.max(0, i * H - box.clientHeight / 3); }
+    };
+    var queued = false;
+    box.addEventListener('scroll', function () {
+      if (queued) return; queued = true;
+      requestAnimationFrame(function () { queued = false; self.draw(); });
+    });
+    self.draw();
+    return self;
+  }
+
+  // ---------- diff view ----------
+  function buildRows(la, lb, a0, b0) {
+    var rows = [];
+    LTDiff.lines(la, lb).forEach(function (op) {
+      var ap = op[1] + a0, al = op[2], bp = op[3] + b0, bl = op[4];
+      if (op[0] === 'e') { for (var k = 0; k < al; k++) rows.push({ k: 'e', l: ap + k, r: bp + k }); return; }
+      // Pair a change block's lines by position: both columns stay monotone.
+      for (var j = 0; j < Math.max(al, bl); j++)
+        rows.push({ k: 'c', l: j < al ? ap + j : -1, r: j < bl ? bp + j : -1 });
+    });
+    return rows;
+  }
+  function initialFolds(rows) {
+    var folds = [], i = 0;
+    while (i < rows.length) {
+      if (rows[i].k !== 'e') { i++; continue; }
+      var s = i; while (i < rows.length && rows[i].k === 'e') i++;
+      var hs = s === 0 ? 0 : s + CONTEXT, he = i === rows.length ? i : i - CONTEXT;
+      if (he - hs > 0) folds.push({ s: hs, e: he });
+    }
+    return folds;
+  }
+  function DiffView(box, A, B, la, lb, onChange) {
+    var v = { A: A, B: B, la: la, lb: lb, rows: null, folds: null, init: null, disp: null, hl: -1, pinL: -1, pinR: -1 };
+    var maxLen = 0;
+    [A.lines, B.lines].forEach(function (ls) { for (var i = 0; i < ls.length && i < 200000; i++) if (ls[i].length > maxLen) maxLen = ls[i].length; });
+    v.setRows = function (rows, fold) {
+      v.rows = rows; v.init = fold ? initialFolds(rows) : [];
+      v.folds = v.init.map(function (f) { return { s: f.s, e: f.e }; });
+      v.layout();
+    };
+    v.layout = function () {
+      var disp = [], i = 0;
+      v.folds.forEach(function (f, fi) { while (i < f.s) disp.push(i++); disp.push(-1 - fi); i = f.e; });
+      while (i < v.rows.length) disp.push(i++);
+      v.disp = disp;
+      if (v.list) { v.list.count = disp.length; v.list.draw(); }
+      if (onChange) onChange(v);
+    };
+    v.expand = function (fi, all) {
+      var f = v.folds[fi]; if (!f) return;
+      if (all) f.s = f.e; else { f.s += EXPAND_STEP; f.e -= EXPAND_STEP; }
+      if (f.s >= f.e) v.folds.splice(fi, 1);
+      v.layout();
+    };
+    v.showAll = function () { v.folds = []; v.layout(); };
+    v.collapse = function () { v.folds = v.init.map(function (f) { return { s: f.s, e: f.e }; }); v.layout(); };
+    v.expanded = function () { return v.folds.length === 0; };
+    v.pristine = function () {
+      return v.folds.length === v.init.length && v.folds.every(function (f, i) { return f.s === v.init[i].s && f.e === v.init[i].e; });
+    };
+    function side(row, which, cls, spans) {
+      var idx = which === 'l' ? row.l : row.r, ls = which === 'l' ? A.lines : B.lines, lang = which === 'l' ? la : lb;
+      if (idx < 0) return '<span class="ln"></span><span class="sg"></span><span class="tx"></span>';
+      var pend = S.align && which === 'l' && S.align.left === idx ? ' pending' : '';
+      var sign = cls === 'del' ? '−' : cls === 'add' ? '+' : cls === 'ws' ? '~' : '';
+      return '<span class="ln' + pend + '" data-side="' + which + '" data-line="' + idx + '">' + (idx + 1) + '</span>' +
+        '<span class="sg ' + cls + '">' + sign + '</span><span class="tx ' + cls + '">' + hiText(ls[idx], lang, spans) + '</span>';
+    }
+    v.rowHtml = function (di) {
+      var ri = v.disp[di];
+      if (ri < 0) {
+        var f = v.folds[-1 - ri], n = f.e - f.s;
+        return '<div class="r fold" data-fold="' + (-1 - ri) + '" title="Click: ' + EXPAND_STEP + ' lines each way; Alt+click: all">↑↓ Expand (' + n + ' hidden line' + (n === 1 ? '' : 's') + ')</div>';
+      }
+      var row = v.rows[ri], cls = 'r d' + (ri === v.hl ? ' sel' : '') + (row.pin ? ' pin' : '');
+      if (row.k === 'e') return '<div class="' + cls + '" data-row="' + ri + '">' + side(row, 'l', '') + side(row, 'r', '') + '</div>';
+      if (row.l >= 0 && row.r >= 0) {
+        if (!row.il) row.il = LTDiff.intraline(A.lines[row.l], B.lines[row.r]);
+        var c = row.il.ws ? 'ws' : null;
+        return '<div class="' + cls + (row.il.ws ? ' wsrow' : '') + '" data-row="' + ri + '">' + side(row, 'l', c || 'del', row.il.a) + side(row, 'r', c || 'add', row.il.b) + '</div>';
+      }
+      return '<div class="' + cls + '" data-row="' + ri + '">' + side(row, 'l', 'del') + side(row, 'r', 'add') + '</div>';
+    };
+    v.realign = function (L, R) {
+      var a = A.lines, b = B.lines;
+      var rows = buildRows(a.slice(0, L), b.slice(0, R), 0, 0);
+      rows.push({ k: a[L] === b[R] ? 'e' : 'c', l: L, r: R, pin: true });
+      rows = rows.concat(buildRows(a.slice(L + 1), b.slice(R + 1), L + 1, R + 1));
+      v.setRows(rows, true);
+      var at = v.disp.findIndex(function (ri) { return ri >= 0 && v.rows[ri].pin; });
+      if (at >= 0) v.list.scrollToRow(at);
+    };
+    v.setRows(buildRows(A.lines, B.lines, 0, 0), true);
+    v.list = VList(box, v.disp.length, v.rowHtml, 'calc(2 * (' + Math.min(maxLen, 4000) + 'ch + 6.5em))');
+    box.addEventListener('click', function (e) {
+      var fold = e.target.closest('.fold');
+      if (fold) { v.expand(+fold.dataset.fold, e.altKey); return; }
+      var ln = e.target.closest('.ln[data-line]');
+      if (!ln) return;
+      var line = +ln.dataset.line, sideName = ln.dataset.side;
+      if (S.align) { alignClick(v, sideName, line); return; }
+      var rowEl = ln.closest('[data-row]'), ri = rowEl ? +rowEl.dataset.row : -1;
+      v.hl = v.hl === ri ? -1 : ri; v.list.draw();
+    });
+    return v;
+  }
+
+  // Single-column numbered listing (no-op and failed passes).
+  function Listing(box, T, lang) {
+    var maxLen = 0; T.lines.forEach(function (l) { if (l.length > maxLen) maxLen = l.length; });
+    var hl = -1;
+    var list = VList(box, T.lines.length, function (i) {
+      return '<div class="r s' + (i === hl ? ' sel' : '') + '" data-row="' + i + '"><span class="ln" data-line="' + i + '">' + (i + 1) +
+        '</span><span class="tx">' + hiText(T.lines[i], lang) + '</span></div>';
+    }, 'calc(' + Math.min(maxLen, 4000) + 'ch + 6em)');
+    box.addEventListener('click', function (e) {
+      var ln = e.target.closest('.ln[data-line]'); if (!ln) return;
+      var i = +ln.dataset.line; hl = hl === i ? -1 : i; list.draw();
+    });
+    return list;
+  }
+
+  // ---------- sections ----------
+  function render(r) {
+    var tok = ++S.tok, pane = $('pane'), k = kind(r);
+    S.view = null;
+    pane.textContent = '';
+    var head = document.createElement('div'); head.className = 'sec-head'; head.title = 'Click to fold this pass';
+    var h2 = document.createElement('h2'); h2.textContent = pad(r.i) + '. ' + r.n;
+    var pill = document.createElement('span'); pill.className = 'pill ' + k;
+    pill.textContent = { changed: 'CHANGED', noop: 'NO-OP', failed: '✘ FAILED', codegen: 'CODEGEN', skipped: '— SKIPPED' }[k];
+    head.appendChild(h2); head.appendChild(pill);
+    pane.appendChild(head);
+    var metaBits = [prettyPhase(r.p)];
+    if (r.an) metaBits.push('on ' + r.an);
+    if (r.ms !== undefined && r.ms >= 0) metaBits.push(r.ms.toFixed(r.ms < 10 ? 2 : 0) + ' ms');
+    if (r.il) metaBits.push(langName(r.il));
+    if (r.dt) metaBits.push(r.dt);
+    if (r.pi >= 0) metaBits.push('inside #' + r.pi);
+    var m = note(pane, metaBits.join(' · '), 'sec-meta'); m.title = metaBits.join('\n');
+    var body = document.createElement('div'); body.className = 'sec-body'; pane.appendChild(body);
+    head.addEventListener('click', function () { body.classList.toggle('folded'); });
+    var done = function () { if (tok === S.tok) document.documentElement.dataset.rendered = String(r.i); };
+    var fail = function (e) { if (tok === S.tok) { note(body, 'Could not read this pass: ' + e.message, 'errbox'); done(); } };
+
+    if (k === 'changed' || k === 'codegen') {
+      var bar = document.createElement('div'); bar.className = 'toolbar'; body.appendChild(bar);
+      var showAll = button('⊞ Show all context', function () { S.view && S.view.showAll(); });
+      var collapse = button('⊟ Collapse', function () { S.view && S.view.collapse(); });
+      var lblA = k === 'codegen' ? langName(r.il) : 'Before', lblB = k === 'codegen' ? langName(r.l) : 'After';
+      var copyA = button('⎘ Copy ' + lblA, function () { copyFrom(r.b, lblA); });
+      var copyB = button('⎘ Copy ' + lblB, function () { copyFrom(r.f, lblB); });
+      copyA.className = copyB.className = 'copy';
+      [showAll, collapse, copyA, copyB].forEach(function (b) { bar.appendChild(b); });
+      if (k === 'codegen') {
+        var lb = document.createElement('div'); lb.className = 'langbar';
+        note(lb, 'Lowered ' + langName(r.il), ' '); note(lb, 'Generated ' + langName(r.l), ' ');
+        body.appendChild(lb);
+      }
+      Promise.all([pieces(r.b), pieces(r.f)]).then(function (ab) {
+        if (tok !== S.tok) return;
+        var A = asLines(ab[0]), B = asLines(ab[1]);
+        if (A.text === B.text) { showAll.disabled = collapse.disabled = true; note(body, 'No differences.'); return done(); }
+        var same = A.lines.length === B.lines.length && A.lines.every(function (l, i) { return l === B.lines[i]; });
+        if (same) {
+          showAll.disabled = collapse.disabled = true;
+          note(body, 'Only the trailing newline differs (before: ' + (A.nl ? 'present' : 'absent') + ', after: ' + (B.nl ? 'present' : 'absent') + ').');
+          return done();
+        }
+        if (A.nl !== B.nl) note(body, 'The trailing newline also differs (before: ' + (A.nl ? 'present' : 'absent') + ', after: ' + (B.nl ? 'present' : 'absent') + ').', 'sec-meta');
+        var box = document.createElement('div'); body.appendChild(box);
+        S.view = DiffView(box, A, B, r.il, k === 'codegen' ? r.l : (r.l || r.il), function (v) {
+          showAll.disabled = v.expanded(); collapse.disabled = v.pristine();
+        });
+        done();
+      }, fail);
+    } else if (k === 'noop') {
+      note(body, 'This pass did not modify the IR.');
+      irOnDemand(body, r.f >= 0 ? r.f : r.b, r.il, '▶ Show full IR', '▼ Collapse IR', 'IR', done, fail, tok);
+    } else if (k === 'failed') {
+      var eb = document.createElement('div'); eb.className = 'errbox';
+      var lbl = document.createElement('div'); lbl.className = 'lbl'; lbl.textContent = 'Exception';
+      var pre = document.createElement('pre'); pre.textContent = r.e || '(no message)';
+      eb.appendChild(lbl); eb.appendChild(pre); body.appendChild(eb);
+      if (r.b >= 0) {
+        note(body, 'IR before this pass (execution failed):', 'sec-meta');
+        irOnDemand(body, r.b, r.il, '▶ Show before IR', '▼ Hide before IR', 'Before', done, fail, tok);
+      } else done();
+    } else {
+      note(body, 'This pass did not run' + (r.e ? ': ' + r.e : '.'));
+      done();
+    }
+  }
+  function irOnDemand(body, key, lang, showLabel, hideLabel, copyLabel, done, fail, tok) {
+    var bar = document.createElement('div'); bar.className = 'toolbar'; body.appendChild(bar);
+    var box = document.createElement('div'); box.hidden = true; body.appendChild(box);
+    var listing = null;
+    var toggle = button(showLabel, function () {
+      if (!box.hidden) { box.hidden = true; toggle.textContent = showLabel; return; }
+      box.hidden = false; toggle.textContent = hideLabel;
+      if (listing) { listing.draw(); return; }
+      pieces(key).then(function (p) { if (tok === S.tok && !listing) listing = Listing(box, asLines(p), lang); }, fail);
+    });
+    toggle.className = 'toggle-ir';
+    var copy = button('⎘ Copy ' + copyLabel, function () { copyFrom(key, copyLabel); });
+    copy.className = 'copy';
+    bar.appendChild(toggle); bar.appendChild(copy);
+    done();
+  }
+
+  // ---------- copy ----------
+  function toast(text) {
+    var t = $('toast'); t.textContent = text; t.hidden = false; t.classList.remove('fade');
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { t.classList.add('fade'); toast.timer = setTimeout(function () { t.hidden = true; }, 400); }, 1500);
+  }
+  function copyFrom(key, label) {
+    pieces(key).then(function (p) {
+      var text = p ? p.join('\n') : '';
+      var fallback = function () {
+        var ta = document.createElement('textarea'); ta.value = text; document.body.appendChild(ta); ta.select();
+        var ok = false; try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+        ta.remove(); toast(ok ? 'Copied ' + label : 'Copy failed');
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText)
+        navigator.clipboard.writeText(text).then(function () { toast('Copied ' + label); }, fallback);
+      else fallback();
+    }, function (e) { toast('Copy failed: ' + e.message); });
+  }
+
+  // ---------- F7 manual alignment ----------
+  function banner(text) { var b = $('banner'); b.textContent = text || ''; b.hidden = !text; }
+  function cancelAlign() {
+    if (!S.align) return;
+    S.align = null; banner('');
+    var box = document.querySelector('.vbox.aligning'); if (box) box.classList.remove('aligning');
+    if (S.view) S.view.list.draw();
+  }
+  function f7() {
+    if (!S.view) return;
+    if (!S.align) {
+      S.align = { step: 1, left: -1 };
+      S.view.list && document.querySelector('.vbox') && document.querySelector('.vbox').classList.add('aligning');
+      banner('Manual alignment: click a line number on the LEFT, then press F7 (Esc cancels)');
+    } else if (S.align.step === 1 && S.align.left >= 0) {
+      S.align.step = 2;
+      banner('Now click a line number on the RIGHT to pin line ' + (S.align.left + 1) + ' to it (F7 or Esc cancels)');
+    } else cancelAlign();
+  }
+  function alignClick(v, sideName, line) {
+    if (S.align.step === 1 && sideName === 'l') { S.align.left = line; v.list.draw(); return; }
+    if (S.align.step === 2 && sideName === 'r') {
+      var L = S.align.left;
+      S.align = null; banner(''); document.querySelector('.vbox').classList.remove('aligning');
+      v.realign(L, line);
+      toast('Aligned left ' + (L + 1) + ' with right ' + (line + 1));
+    }
+  }
+
+  // ---------- keys, theme, sidebar chrome ----------
+  document.addEventListener('keydown', function (e) {
+    var t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    if (e.key === 'F7') { e.preventDefault(); f7(); return; }
+    if (e.key === 'Escape') { cancelAlign(); return; }
+    // Ctrl/Alt/Meta combinations belong to the browser (Ctrl+J is Downloads).
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.key === 'j' && !e.shiftKey) { e.preventDefault(); step(1); }
+    else if (e.key === 'k' && !e.shiftKey) { e.preventDefault(); step(-1); }
+    else if (e.key === 'E' && e.shiftKey) {
+      e.preventDefault();
+      if (S.view) { if (S.view.expanded()) S.view.collapse(); else S.view.showAll(); }
+    }
+  });
+  function applyTheme(t) {
+    document.documentElement.setAttribute('data-theme', t);
+    $('theme-btn').textContent = t === 'dark' ? '☀ Light' : '☾ Dark';
+  }
+  function storedTheme() { try { return localStorage.getItem('lower-trace-theme'); } catch (e) { return null; } }
+  var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  function systemTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
+  function toggleTheme() {
+    var t = document.documentElement.getAttribute('data-theme') === 'dark' ? 'light' : 'dark';
+    applyTheme(t);
+    try { localStorage.setItem('lower-trace-theme', t); } catch (e) { /* storage off: session only */ }
+  }
+  var st = storedTheme();
+  applyTheme(st === 'dark' || st === 'light' ? st : systemTheme());
+  if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', function () {
+    var s = storedTheme(); if (s !== 'dark' && s !== 'light') applyTheme(systemTheme());
+  });
+  $('theme-btn').addEventListener('click', toggleTheme);
+
+  $('sb-collapse').addEventListener('click', function () { document.body.classList.add('sb-hidden'); $('sb-open').hidden = false; });
+  $('sb-open').addEventListener('click', function () { document.body.classList.remove('sb-hidden'); $('sb-open').hidden = true; });
+  try { var w = +localStorage.getItem('lower-trace-sidebar'); if (w >= 150 && w <= 600) document.documentElement.style.setProperty('--sb-w', w + 'px'); } catch (e) { }
+  $('sb-resize').addEventListener('mousedown', function (e) {
+    e.preventDefault();
+    var x0 = e.clientX, w0 = $('sidebar').getBoundingClientRect().width, w = w0;
+    function move(ev) {
+      w = Math.max(150, Math.min(600, w0 + ev.clientX - x0));
+      document.documentElement.style.setProperty('--sb-w', w + 'px');
+    }
+    function up() {
+      document.removeEventListener('mousemove', move); document.removeEventListener('mouseup', up);
+      try { localStorage.setItem('lower-trace-sidebar', String(Math.round(w))); } catch (err) { }
+      if (S.view) S.view.list.draw();
+    }
+    document.addEventListener('mousemove', move); document.addEventListener('mouseup', up);
+  });
+  window.addEventListener('resize', function () { if (S.view) S.view.list.draw(); });
+
+  // ---------- start ----------
+  ingest(meta.recs, meta.snaps);
+  if (meta.live) startLive(meta.chunkDirs || ['report_data/']);
+
+  // While the run is live the chunks are files beside the page; load them in
+  // order, a few at a time, and keep polling for new ones.
+  function startLive(dirs) {
+    var dir = null, next = 0, BATCH = 16;
+    function name(n) { return ('00000' + n).slice(-6) + '.js'; }
+    function load(d, n) {
+      return new Promise(function (ok) {
+        var s = document.createElement('script');
+        s.src = d + name(n);
+        s.onload = function () { s.remove(); ok(true); };
+        s.onerror = function () { s.remove(); ok(false); };
+        document.head.appendChild(s);
+      });
+    }
+    function pick(i) {
+      if (i >= dirs.length) { setTimeout(function () { pick(0); }, 1500); return; }
+      load(dirs[i], 0).then(function (ok) { if (ok) { dir = dirs[i]; next = 1; pump(); } else pick(i + 1); });
+    }
+    function pump() {
+      var batch = [];
+      for (var n = next; n < next + BATCH; n++) batch.push(load(dir, n));
+      Promise.all(batch).then(function (res) {
+        var got = res.indexOf(false); if (got < 0) got = res.length;
+        next += got;
+        if (got === res.length) pump(); else setTimeout(pump, 1500);
+      });
+    }
+    pick(0);
+  }
+})();
