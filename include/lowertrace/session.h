@@ -57,8 +57,10 @@ public:
   int begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang = "mlir");
   // Finishes the innermost open pass (must be `index`).
   void end_pass(int index, Snapshot after, double wall_ms = -1);
-  // Marks `index` and every unfinished ancestor failed with `message`.
-  void fail_pass(int index, std::string_view message, double wall_ms = -1);
+  // Marks `index`, anything still open inside it and (with `ancestors`) every
+  // unfinished ancestor failed with `message`. Without `ancestors` the parent
+  // stays open, for front ends that report the parent's outcome themselves.
+  void fail_pass(int index, std::string_view message, double wall_ms = -1, bool ancestors = true);
   // A pass that did not run (e.g. filtered or skipped by the pass manager).
   int skipped_pass(std::string_view name, Snapshot at, std::string_view reason = {});
   // Extra facts for a record still open or just finished.

@@ -157,7 +157,7 @@ void Session::end_pass(int index, Snapshot after, double wall_ms) {
   deliver(index);
 }
 
-void Session::fail_pass(int index, std::string_view message, double wall_ms) {
+void Session::fail_pass(int index, std::string_view message, double wall_ms, bool ancestors) {
   if (index < 0 || !enabled()) return;
   std::lock_guard<std::recursive_mutex> lock(mu_);
   auto pos = std::find(stack_.begin(), stack_.end(), index);
@@ -172,6 +172,8 @@ void Session::fail_pass(int index, std::string_view message, double wall_ms) {
   std::string msg = message.empty() ? std::string("pass failed") : std::string(message);
   while (!stack_.empty()) {
     int i = stack_.back();
+    if (!ancestors && i != index && std::find(stack_.begin(), stack_.end(), index) == stack_.end())
+      break;  // `index` is closed; leave its ancestors open
     stack_.pop_back();
     LowerRecord &r = *recs_[i];
     r.status = std::string(STATUS_FAILED);

@@ -1,0 +1,449 @@
+// Session: numbering, nesting, phases, failures, snapshots, layout on disk.
+#include "lowertrace/session.h"
+#include "engine/layout.h"
+#include "report/terminal.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <regex>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+using namespace lowertrace;
+namespace fs = std::filesystem;
+using lt_test::slurp;
+using lt_test::TempDir;
+
+namespace {
+Config cfg_for(const std::string &dir, Mode m = Mode::Terminal) {
+  Config c;
+  c.mode = m;
+  c.trace_dir = dir;
+  return c;
+}
+
+// Captures what the code under test writes to stderr.
+class StderrCapture {
+public:
+  StderrCapture() {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    path_ = (fs::temp_directory_path() / ("lt_err_" + std::to_string(::getpid()))).string();
+    int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+  std::string finish() {
+    std::fflush(stderr);
+    ::dup2(saved_, 2);
+    ::close(saved_);
+    std::string s = slurp(path_);
+    ::unlink(path_.c_str());
+    return s;
+  }
+
+private:
+  int saved_;
+  std::string path_;
+};
+
+nlohmann::json trace_of(const Session &s) {
+  return nlohmann::json::parse(slurp(s.run().run_dir + "/trace.json"));
+}
+}  // namespace
+
+TEST(Session, DisabledSessionRecordsNothingAndWritesNothing) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Off));
+  EXPECT_EQ(s.begin_pass("p", s.intern(std::string("x"))), -1);
+  s.finish();
+  EXPECT_EQ(s.record_count(), 0u);
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(Session, NestingGivesDepthParentAndParentsFirstOrder) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  auto a = s.intern(std::string("a\n")), b = s.intern(std::string("b\n"));
+  int outer = s.begin_pass("outer", a);
+  int inner1 = s.begin_pass("inner1", a);
+  s.end_pass(inner1, b);
+  int inner2 = s.begin_pass("inner2", b);
+  int innermost = s.begin_pass("innermost", b);
+  s.end_pass(innermost, b);
+  s.end_pass(inner2, b);
+  s.end_pass(outer, b);
+  auto recs = s.records();
+  ASSERT_EQ(recs.size(), 4u);
+  for (size_t i = 0; i < recs.size(); ++i) EXPECT_EQ(recs[i].index, static_cast<int>(i));
+  EXPECT_EQ(recs[0].depth, 0);
+  EXPECT_EQ(recs[0].parent_index, -1);
+  EXPECT_EQ(recs[1].parent_index, outer);
+  EXPECT_EQ(recs[2].parent_index, outer);
+  EXPECT_EQ(recs[3].parent_index, inner2);
+  EXPECT_EQ(recs[3].depth, 2);
+  EXPECT_TRUE(recs[0].changed);
+  EXPECT_FALSE(recs[3].changed);
+}
+
+TEST(Session, SnapshotsAreSharedBetweenConsecutivePasses) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  int p0 = s.begin_pass("p0", s.intern(std::string("one\n")));
+  s.end_pass(p0, s.intern(std::string("two\n")));
+  int p1 = s.begin_pass("p1", s.intern(std::string("two\n")));
+  s.end_pass(p1, s.intern(std::string("two\n")));
+  auto recs = s.records();
+  EXPECT_EQ(recs[0].after.get(), recs[1].before.get()) << "one copy of an identical text";
+  EXPECT_EQ(recs[1].before.get(), recs[1].after.get());
+  EXPECT_FALSE(recs[1].changed);
+  EXPECT_EQ(recs[0].add_lines, 1);
+  EXPECT_EQ(recs[0].del_lines, 1);
+}
+
+TEST(Session, FailureMarksThePassAndItsUnfinishedAncestors) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  auto a = s.intern(std::string("a\n"));
+  int top = s.begin_pass("top", a);
+  int done = s.begin_pass("done", a);
+  s.end_pass(done, a);
+  int mid = s.begin_pass("mid", a);
+  int leaf = s.begin_pass("leaf", a);
+  s.fail_pass(leaf, "error: boom");
+  s.fail_pass(mid, "later, less precise");  // already failed: ignored
+  int after = s.begin_pass("next", a);
+  s.end_pass(after, a);
+  auto recs = s.records();
+  EXPECT_EQ(recs[top].status, STATUS_FAILED);
+  EXPECT_EQ(recs[mid].status, STATUS_FAILED);
+  EXPECT_EQ(recs[leaf].status, STATUS_FAILED);
+  EXPECT_EQ(recs[leaf].error_msg, "error: boom");
+  EXPECT_EQ(recs[top].error_msg, "error: boom");
+  EXPECT_EQ(recs[done].status, STATUS_COMPLETED) << "finished children stay completed";
+  EXPECT_EQ(recs[after].depth, 0) << "the stack is empty after the failure";
+  EXPECT_EQ(recs[leaf].after, nullptr);
+  EXPECT_EQ(recs[leaf].before_text(), "a\n") << "the IR before the failing pass is kept";
+}
+
+TEST(Session, FailWithoutAncestorsLeavesTheParentOpen) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  auto a = s.intern(std::string("a\n"));
+  int top = s.begin_pass("top", a);
+  int leaf = s.begin_pass("leaf", a);
+  s.fail_pass(leaf, "nested failure", -1, /*ancestors=*/false);
+  int sibling = s.begin_pass("sibling", a);
+  s.end_pass(sibling, a);
+  s.fail_pass(top, "top failure");
+  auto recs = s.records();
+  EXPECT_EQ(recs[sibling].parent_index, top);
+  EXPECT_EQ(recs[top].error_msg, "top failure");
+  EXPECT_EQ(recs[leaf].error_msg, "nested failure");
+}
+
+TEST(Session, FinishFailsPassesStillOpen) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  int p = s.begin_pass("p", s.intern(std::string("a")));
+  s.finish();
+  EXPECT_EQ(s.records()[p].status, STATUS_FAILED);
+  EXPECT_EQ(s.records()[p].error_msg, "pass did not complete");
+}
+
+TEST(Session, RepeatedPhaseLabelsGetRunPrefixes) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  auto a = s.intern(std::string("a"));
+  int u = s.begin_pass("u", a);
+  s.end_pass(u, a);
+  {
+    auto scope = s.phase("pipeline");
+    int p = s.begin_pass("p", a);
+    s.end_pass(p, a);
+  }
+  {
+    auto scope = s.phase("pipeline");
+    int p = s.begin_pass("p", a);
+    EXPECT_EQ(s.current_phase(), "run2_pipeline");
+    s.end_pass(p, a);
+  }
+  auto recs = s.records();
+  EXPECT_EQ(recs[0].phase, "unscoped");
+  EXPECT_EQ(recs[1].phase, "pipeline");
+  EXPECT_EQ(recs[2].phase, "run2_pipeline");
+  EXPECT_EQ(s.current_phase(), "unscoped");
+}
+
+TEST(Session, NestedPassesKeepTheirParentsPhase) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg_for(dir.path()));
+  auto a = s.intern(std::string("a"));
+  auto scope = std::make_unique<Session::PhaseScope>(s.phase("outer"));
+  int top = s.begin_pass("top", a);
+  scope.reset();
+  int child = s.begin_pass("child", a);
+  s.end_pass(child, a);
+  s.end_pass(top, a);
+  EXPECT_EQ(s.records()[child].phase, "outer");
+}
+
+TEST(Layout, IndicesArePaddedToAtLeastThreeDigits) {
+  LowerRecord r;
+  r.phase = "pipeline";
+  r.name = "canonicalize";
+  r.ir_lang = "mlir";
+  r.index = 7;
+  EXPECT_EQ(layout::raw_file_name(r, false), "007_canonicalize_before.mlir");
+  r.index = 1234;
+  EXPECT_EQ(layout::raw_file_name(r, true), "1234_canonicalize_after.mlir");
+}
+
+TEST(Layout, PhaseAndPassNamesCannotEscapeTheRunFolder) {
+  LowerRecord r;
+  r.ir_lang = "mlir";
+  for (const char *bad : {"..", ".", "../../etc", "a/b", ""}) {
+    r.phase = bad;
+    r.name = bad;
+    std::string rel = layout::raw_file_path(r, false);
+    fs::path p(rel);
+    for (const auto &part : p) {
+      EXPECT_NE(part.string(), "..") << rel;
+      EXPECT_NE(part.string(), ".") << rel;
+    }
+    EXPECT_EQ(std::count(rel.begin(), rel.end(), '/'), 1) << rel;
+  }
+}
+
+TEST(Layout, RunIdHasTheOriginalShape) {
+  std::string id = layout::make_run_id();
+  // run_YYYYmmdd_HHMMSS_ffffff_<pid>_<8 hex>
+  std::regex re("run_\\d{8}_\\d{6}_\\d{6}_\\d+_[0-9a-f]{8}");
+  EXPECT_TRUE(std::regex_match(id, re)) << id;
+}
+
+TEST(Layout, TerminalModeWritesRawFilesAndTraceJsonButNoHtml) {
+  TempDir dir;
+  std::string run_dir;
+  {
+    Session s(SessionOptions{.script = "demo"}, cfg_for(dir.path(), Mode::Terminal));
+    StderrCapture cap;
+    for (int i = 0; i < 120; ++i) {
+      int p = s.begin_pass("pass", s.intern("ir " + std::to_string(i / 2) + "\n"));
+      s.end_pass(p, s.intern("ir " + std::to_string((i + 1) / 2) + "\n"));
+    }
+    s.finish();
+    cap.finish();
+    run_dir = s.run().run_dir;
+  }
+  EXPECT_TRUE(fs::exists(run_dir + "/unscoped/000_pass_before.mlir"));
+  EXPECT_TRUE(fs::exists(run_dir + "/unscoped/119_pass_after.mlir"));
+  EXPECT_EQ(slurp(run_dir + "/unscoped/005_pass_after.mlir"), "ir 3\n");
+  EXPECT_TRUE(fs::exists(run_dir + "/trace.json"));
+  EXPECT_FALSE(fs::exists(dir / "demo/report.html"));
+  for (auto &e : fs::recursive_directory_iterator(dir.path()))
+    EXPECT_NE(e.path().extension(), ".html") << e.path();
+  // Files sort in pass order: 100_ after 099_.
+  std::vector<std::string> names;
+  for (auto &e : fs::directory_iterator(run_dir + "/unscoped")) names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names.front(), "000_pass_after.mlir");
+  EXPECT_EQ(names.back(), "119_pass_before.mlir");
+}
+
+TEST(Layout, IdenticalSnapshotsAreOneFileOnDisk) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k"}, cfg_for(dir.path()));
+  StderrCapture cap;
+  int p0 = s.begin_pass("a", s.intern(std::string("x\n")));
+  s.end_pass(p0, s.intern(std::string("y\n")));
+  int p1 = s.begin_pass("b", s.intern(std::string("y\n")));
+  s.end_pass(p1, s.intern(std::string("y\n")));
+  s.finish();
+  cap.finish();
+  struct stat s1, s2;
+  ASSERT_EQ(::stat((s.run().run_dir + "/unscoped/000_a_after.mlir").c_str(), &s1), 0);
+  ASSERT_EQ(::stat((s.run().run_dir + "/unscoped/001_b_before.mlir").c_str(), &s2), 0);
+  EXPECT_EQ(s1.st_ino, s2.st_ino);
+}
+
+TEST(Layout, TraceJsonUsesTheRecordFieldNames) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .input = "in.mlir", .tool = "test"}, cfg_for(dir.path()));
+  StderrCapture cap;
+  int p = s.begin_pass("canonicalize", s.intern(std::string("a\nb\n")));
+  s.end_pass(p, s.intern(std::string("a\nc\n")));
+  int f = s.begin_pass("bad", s.intern(std::string("a\nc\n")));
+  s.fail_pass(f, "error: nope");
+  s.finish();
+  cap.finish();
+  auto j = trace_of(s);
+  EXPECT_EQ(j["format"], "lowertrace-trace");
+  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["input"], "in.mlir");
+  auto &r0 = j["records"][0];
+  for (const char *k : {"phase", "name", "index", "before_text", "after_text", "changed",
+                        "add_lines", "del_lines", "status", "error_msg", "depth", "parent_index",
+                        "wall_ms"})
+    EXPECT_TRUE(r0.contains(k)) << k;
+  EXPECT_EQ(r0["status"], "completed");
+  EXPECT_EQ(r0["add_lines"], 1);
+  EXPECT_EQ(r0["del_lines"], 1);
+  EXPECT_EQ(j["records"][1]["status"], "failed");
+  EXPECT_EQ(j["records"][1]["error_msg"], "error: nope");
+  EXPECT_TRUE(j["records"][1]["after_text"].is_null());
+  std::string before_file = r0["before_text"]["file"];
+  EXPECT_EQ(slurp(s.run().run_dir + "/" + before_file), "a\nb\n");
+}
+
+TEST(Layout, InvalidUtf8AndNulBytesAreStoredAsText) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k"}, cfg_for(dir.path()));
+  StderrCapture cap;
+  std::string weird("x\xff\xfe y\0z\n", 9);
+  int p = s.begin_pass("p\xff", s.intern(std::string("a\n")));
+  s.end_pass(p, s.intern(weird));
+  s.finish();
+  cap.finish();
+  EXPECT_EQ(slurp(s.run().run_dir + "/unscoped/000_p__after.mlir"), weird);
+  auto j = trace_of(s);  // parses: invalid UTF-8 in names is replaced
+  EXPECT_EQ(j["records"][0]["name"], "p\xEF\xBF\xBD");
+}
+
+TEST(Layout, UnwritableTraceDirIsOneWarningNotAFailure) {
+  TempDir dir;
+  std::string file = dir / "plain_file";
+  { std::ofstream(file) << "x"; }
+  StderrCapture cap;
+  {
+    Session s(SessionOptions{.script = "k"}, cfg_for(file + "/sub", Mode::Both));
+    for (int i = 0; i < 5; ++i) {
+      int p = s.begin_pass("p", s.intern(std::to_string(i)));
+      s.end_pass(p, s.intern(std::to_string(i + 1)));
+    }
+    EXPECT_EQ(s.record_count(), 5u) << "records are kept in memory";
+  }
+  std::string err = cap.finish();
+  EXPECT_NE(err.find("WARNING: could not save raw trace files"), std::string::npos) << err;
+  size_t n = 0;
+  for (size_t pos = 0; (pos = err.find("could not save raw", pos)) != std::string::npos; ++pos) ++n;
+  EXPECT_EQ(n, 1u) << "warned once, not per pass:\n" << err;
+}
+
+TEST(Layout, FullDiskIsAWarningAndTheProgramCarriesOn) {
+  // RLIMIT_FSIZE makes every write past a few bytes fail (EFBIG), as a full
+  // disk would; run in a child so the limit does not leak into other tests.
+  TempDir dir;
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);  // stderr through a pipe: the file size limit spares it
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    ::close(fds[0]);
+    ::dup2(fds[1], 2);
+    struct rlimit rl {16, 16};
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    {
+      Session s(SessionOptions{.script = "k"}, cfg_for(dir / "trace", Mode::Both));
+      std::string big(1000, 'x');
+      int p = s.begin_pass("p", s.intern(big));
+      s.end_pass(p, s.intern(big + "y"));
+      s.finish();
+    }
+    ::_exit(42);  // reached: the compile would go on
+  }
+  ::close(fds[1]);
+  std::string err;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, n);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 42);
+  EXPECT_NE(err.find("WARNING"), std::string::npos) << err;
+}
+
+TEST(TerminalReport, GoldenLines) {
+  LowerRecord r;
+  r.phase = "pipeline";
+  r.name = "canonicalize";
+  r.index = 3;
+  r.changed = true;
+  r.add_lines = 2;
+  r.del_lines = 5;
+  EXPECT_EQ(report::pass_line(r, false), "pipeline/003_canonicalize: CHANGED (+2/-5)");
+  EXPECT_EQ(report::pass_line(r, true),
+            "pipeline/003_canonicalize: \x1b[32mCHANGED\x1b[0m (+2/-5)");
+  r.changed = false;
+  EXPECT_EQ(report::pass_line(r, false), "pipeline/003_canonicalize: NO-OP");
+  r.status = std::string(STATUS_FAILED);
+  r.error_msg = "f.mlir:2:3: error: bad\nmore";
+  EXPECT_EQ(report::pass_line(r, false),
+            "pipeline/003_canonicalize: FAILED (f.mlir:2:3: error: bad more)");
+  r.status = std::string(STATUS_SKIPPED);
+  EXPECT_EQ(report::pass_line(r, false), "pipeline/003_canonicalize: SKIPPED");
+  r.status = std::string(STATUS_CODEGEN);
+  r.phase = "codegen";
+  r.index = 12;
+  r.add_lines = 40;
+  r.del_lines = 30;
+  r.detail = "/t/codegen.ptx";
+  EXPECT_EQ(report::pass_line(r, false),
+            "codegen/012_codegen: CODEGEN (+40/-30)  \xe2\x86\x92  /t/codegen.ptx");
+}
+
+TEST(TerminalReport, TerminalModePrintsDiffsToStderrOnly) {
+  TempDir dir;
+  lt_test::EnvScope nc("NO_COLOR", "1");
+  std::string err;
+  {
+    Session s(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Terminal));
+    StderrCapture cap;
+    int p = s.begin_pass("cse", s.intern(std::string("a\nb\nc\n")));
+    s.end_pass(p, s.intern(std::string("a\nB\nc\n")));
+    int q = s.begin_pass("noop", s.intern(std::string("a\nB\nc\n")));
+    s.end_pass(q, s.intern(std::string("a\nB\nc\n")));
+    s.finish();
+    err = cap.finish();
+  }
+  const std::string expected =
+      "  [lower_trace] unscoped/000_cse: CHANGED (+1/-1)\n"
+      "--- unscoped/cse (before)\n"
+      "+++ unscoped/cse (after)\n"
+      "@@ -1,3 +1,3 @@\n"
+      " a\n"
+      "-b\n"
+      "+B\n"
+      " c\n"
+      "  [lower_trace] unscoped/001_noop: NO-OP\n"
+      "  [lower_trace] 2 records: 1 changed, 1 no-op, 0 failed\n";
+  EXPECT_EQ(err.substr(0, expected.size()), expected) << err;
+  EXPECT_NE(err.find("Raw trace files: "), std::string::npos);
+}
+
+TEST(TerminalReport, HtmlModePrintsLinesButNoDiff) {
+  TempDir dir;
+  lt_test::EnvScope nc("NO_COLOR", "1");
+  std::string err;
+  {
+    Session s(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Html));
+    StderrCapture cap;
+    int p = s.begin_pass("cse", s.intern(std::string("a\nb\n")));
+    s.end_pass(p, s.intern(std::string("a\nB\n")));
+    s.finish();
+    err = cap.finish();
+  }
+  EXPECT_NE(err.find("unscoped/000_cse: CHANGED (+1/-1)"), std::string::npos) << err;
+  EXPECT_EQ(err.find("@@"), std::string::npos) << err;
+  EXPECT_NE(err.find("Final HTML report: " + dir.path() + "/k/report.html"), std::string::npos)
+      << err;
+}

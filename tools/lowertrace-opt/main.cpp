@@ -1,0 +1,107 @@
+// lowertrace-opt: mlir-opt with every upstream dialect and pass, traced.
+//
+// It is mlir-opt's own driver (MlirOptMain) with one change: the pass-pipeline
+// setup callback also attaches the lowertrace instrumentation. Output, exit
+// status and diagnostics are therefore mlir-opt's; lowertrace adds only its
+// "[lower_trace]" lines on stderr and the files under the trace directory.
+#include "lowertrace/mlir.h"
+#include "lowertrace_opt_extras.h"
+
+#include <mlir/IR/Dialect.h>
+#include <mlir/InitAllDialects.h>
+#include <mlir/InitAllExtensions.h>
+#include <mlir/InitAllPasses.h>
+#include <mlir/Pass/PassManager.h>
+#include <mlir/Support/FileUtilities.h>
+#include <mlir/Target/LLVMIR/Dialect/All.h>
+#include <mlir/Tools/mlir-opt/MlirOptMain.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/ToolOutputFile.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory traceCategory("lowertrace options");
+static cl::opt<std::string> traceMode(
+    "lower-trace", cl::desc("Trace mode: 0|1|terminal|html|both (default: $TL_LOWER_TRACE)"),
+    cl::value_desc("mode"), cl::cat(traceCategory));
+static cl::opt<std::string> traceDir(
+    "lower-trace-dir", cl::desc("Trace directory (default: $TL_LOWER_TRACE_DIR or ./tmp/lower_trace_dir)"),
+    cl::value_desc("dir"), cl::cat(traceCategory));
+static cl::opt<std::string> traceScript(
+    "lower-trace-name", cl::desc("Name of the <script> folder (default: the input file's stem)"),
+    cl::value_desc("name"), cl::cat(traceCategory));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  mlir::registerAllPasses();
+  lowertrace_opt::registerExtraPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
+  lowertrace_opt::registerExtraDialects(registry);
+
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "MLIR modular optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+
+  // Flags override the environment, like enable() does.
+  if (traceMode.getNumOccurrences() || traceDir.getNumOccurrences()) {
+    lowertrace::EnableOptions opts;
+    if (traceMode.getNumOccurrences()) {
+      bool unknown = false;
+      lowertrace::Mode m = lowertrace::parse_mode(traceMode, &unknown);
+      if (unknown)
+        llvm::errs() << "  [lower_trace] WARNING: unknown --lower-trace value '" << traceMode
+                     << "' (expected 0|1|terminal|html|both); using html\n";
+      opts.mode = m;
+    }
+    if (traceDir.getNumOccurrences()) opts.trace_dir = std::string(traceDir);
+    lowertrace::enable(opts);
+  }
+
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  if (inputFilename == "-" && llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
+    llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to interrupt)\n";
+
+  std::string errorMessage;
+  auto file = mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  auto output = mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+
+  std::string script = traceScript.getNumOccurrences() ? std::string(traceScript)
+                       : inputFilename == "-" ? std::string("stdin")
+                       : std::filesystem::path(inputFilename).stem().string();
+  mlir::MlirOptMainConfig base = config;
+  config.setPassPipelineSetupFn([base, script, input = inputFilename](mlir::PassManager &pm) {
+    if (mlir::failed(base.setupPassPipeline(pm))) return mlir::failure();
+    lowertrace::mlir::AttachOptions opts;
+    opts.script = script;
+    opts.input = input;
+    opts.tool = "lowertrace-opt";
+    lowertrace::mlir::attach(pm, opts);
+    return mlir::success();
+  });
+
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
+}
