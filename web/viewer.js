@@ -621,12 +621,15 @@
       if (i >= dirs.length) { setTimeout(function () { pick(0); }, 1500); return; }
       load(dirs[i], 0).then(function (ok) { if (ok) { dir = dirs[i]; next = 1; pump(); } else pick(i + 1); });
     }
+    // A full batch while catching up; one probe at a time once at the end.
+    var batchSize = BATCH;
     function pump() {
       var batch = [];
-      for (var n = next; n < next + BATCH; n++) batch.push(load(dir, n));
+      for (var n = next; n < next + batchSize; n++) batch.push(load(dir, n));
       Promise.all(batch).then(function (res) {
         var got = res.indexOf(false); if (got < 0) got = res.length;
         next += got;
+        batchSize = got === res.length ? BATCH : 1;
         if (got === res.length) pump(); else setTimeout(pump, 1500);
       });
     }
