@@ -1,0 +1,193 @@
+#include "splitter.h"
+
+#include "lowertrace/dump.h"
+
+#include <fmt/format.h>
+
+namespace lowertrace::dump {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool blank(std::string_view l) {
+  for (char c : l)
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  return true;
+}
+
+std::string clip(std::string_view s, std::size_t n = 60) {
+  std::string out(s.substr(0, n));
+  if (s.size() > n) out += "...";
+  return out;
+}
+
+}  // namespace
+
+bool is_pass_manager_chatter(std::string_view l) {
+  std::size_t i = l.find_first_not_of(' ');
+  if (i == std::string_view::npos) return false;
+  l.remove_prefix(i);
+  return starts_with(l, "Running pass: ") || starts_with(l, "Running analysis: ") ||
+         starts_with(l, "Skipping pass: ") || starts_with(l, "Invalidating analysis: ") ||
+         starts_with(l, "Clearing all analysis results for: ") ||
+         starts_with(l, "Invalidating all non-preserved analyses for: ");
+}
+
+bool is_banner_line(std::string_view line) { return parse_banner(line).has_value(); }
+
+bool is_diagnostic_line(std::string_view l) {
+  // "<file>:<line>:<col>: error: ..." / "<unknown>:0: error: ..." / "error: ..."
+  for (std::string_view tag : {": error: ", ": warning: ", ": note: ", ": remark: "}) {
+    std::size_t p = l.find(tag);
+    if (p != std::string_view::npos && p > 0 && l.find(' ') >= p) return true;
+  }
+  return starts_with(l, "error: ") || starts_with(l, "warning: ") || starts_with(l, "LLVM ERROR: ");
+}
+
+int brace_balance(std::string_view t) {
+  int depth = 0;
+  bool in_str = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (in_str) {
+      if (c == '\\') ++i;
+      else if (c == '"' || c == '\n') in_str = false;  // strings never span lines here
+    } else if (c == '"') in_str = true;
+    else if (c == '{') ++depth;
+    else if (c == '}') --depth;
+  }
+  return depth;
+}
+
+Splitter::Splitter(OnDump on_dump, OnWarn on_warn, Families fam)
+    : on_dump_(std::move(on_dump)), on_warn_(std::move(on_warn)), fam_(fam) {}
+
+void Splitter::begin_input(std::string name) {
+  input_ = std::move(name);
+  offset_ = 0;
+  partial_.clear();
+  in_dump_ = false;
+  diag_.clear();
+}
+
+void Splitter::feed(std::string_view bytes) {
+  total_ += bytes.size();
+  while (!bytes.empty()) {
+    std::size_t nl = bytes.find('\n');
+    if (nl == std::string_view::npos) {
+      partial_.append(bytes);
+      return;
+    }
+    if (partial_.empty()) {
+      line(bytes.substr(0, nl), offset_);
+    } else {
+      partial_.append(bytes.substr(0, nl));
+      line(partial_, offset_);
+      partial_.clear();
+    }
+    offset_ += nl + 1;
+    bytes.remove_prefix(nl + 1);
+  }
+}
+
+void Splitter::end_input() {
+  if (!partial_.empty()) {
+    on_warn_(fmt::format("{}: input ends in the middle of a line at byte {} (truncated?)",
+                         input_, offset_ + partial_.size()));
+    if (in_dump_) cur_.damaged = true;
+    std::string last = std::move(partial_);
+    partial_.clear();
+    line(last, offset_);
+    offset_ += last.size();
+  }
+  close_dump(true);
+  flush_garbage();
+}
+
+void Splitter::flush_garbage() {
+  if (garbage_bytes_ == 0) return;
+  on_warn_(fmt::format("{}: {} bytes of text that is not part of any dump at byte {} (\"{}\"); ignored",
+                       input_, garbage_bytes_, garbage_off_, clip(garbage_first_)));
+  garbage_bytes_ = 0;
+  garbage_first_.clear();
+}
+
+void Splitter::line(std::string_view l, std::uint64_t off) {
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  if (auto b = parse_banner(l)) {
+    bool wanted = (b->family == Family::Mlir || b->family == Family::MlirInternal) ? fam_.mlir
+                  : b->family == Family::Llvm                                      ? fam_.llvm
+                                                                                   : fam_.mir;
+    if (wanted) {
+      close_dump(false);
+      flush_garbage();
+      cur_ = Dump{};
+      cur_.banner = std::move(*b);
+      cur_.offset = off;
+      cur_.input = input_;
+      cur_.diagnostic = std::move(diag_);
+      diag_.clear();
+      // Bodiless banners (omitted, ignored, ...) complete at once.
+      in_dump_ = cur_.banner.has_body();
+      if (!in_dump_) on_dump_(std::move(cur_));
+      return;
+    }
+  }
+  if (is_pass_manager_chatter(l)) return;
+  if (is_diagnostic_line(l)) {
+    if (!diag_.empty()) diag_ += '\n';
+    diag_.append(l);
+    return;
+  }
+  if (in_dump_) {
+    cur_.body.append(l);
+    cur_.body.push_back('\n');
+    return;
+  }
+  if (blank(l)) return;
+  // Context lines right after a diagnostic (source line, caret) belong to it.
+  if (!diag_.empty() && diag_.size() < 4096) {
+    diag_ += '\n';
+    diag_.append(l);
+    return;
+  }
+  if (garbage_bytes_ == 0) {
+    garbage_off_ = off;
+    garbage_first_ = std::string(l.substr(0, 80));
+  }
+  garbage_bytes_ += l.size() + 1;
+}
+
+void Splitter::close_dump(bool at_eof) {
+  if (!in_dump_) return;
+  in_dump_ = false;
+  std::string &b = cur_.body;
+  // Drop trailing blank lines (MLIR ends each dump with one or two); keep one '\n'.
+  std::size_t end = b.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) b.clear();
+  else {
+    b.resize(end + 1);
+    b.push_back('\n');
+  }
+  const Banner &bn = cur_.banner;
+  bool mir = bn.family == Family::Mir;
+  if (mir) {
+    // A machine function must end with its "# End machine code" line.
+    if (b.find("# Machine code for function") != std::string::npos &&
+        b.find("# End machine code for function") == std::string::npos) {
+      on_warn_(fmt::format("{}: machine-code dump '{}' at byte {} is incomplete ({}); kept as is",
+                           cur_.input, bn.display_name(), cur_.offset,
+                           at_eof ? "input truncated" : "interleaved output?"));
+      cur_.damaged = true;
+    }
+  } else if (int bal = brace_balance(b); bal != 0) {
+    on_warn_(fmt::format("{}: dump '{}' at byte {} has unbalanced braces ({}); kept as is",
+                         cur_.input, bn.display_name(), cur_.offset,
+                         at_eof ? "input truncated?" : "truncated or interleaved output?"));
+    cur_.damaged = true;
+  }
+  on_dump_(std::move(cur_));
+  cur_ = Dump{};
+}
+
+}  // namespace lowertrace::dump

@@ -1,0 +1,109 @@
+// The real Triton 3.6 MLIR_ENABLE_DUMP outputs (shared fixtures): every banner
+// becomes one record, stitched before-to-before, the last pass kept.
+#include "dump_recording.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace lowertrace::dump;
+using namespace lowertrace::dump::testing;
+
+namespace {
+
+std::string fixture(const std::string &name) {
+  std::string p = shared_dir() + "/fixtures/triton-3.6/" + name;
+  if (!std::filesystem::exists(p)) p = "/work/shared/fixtures/triton-3.6/" + name;
+  return p;
+}
+
+// Banner pass arguments in file order, internal pipeliner steps by step name.
+std::vector<std::string> banner_names(const std::string &text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string l;
+  std::regex pass(R"(^// -----// IR Dump Before .* \(([^() ]+)\) \('.*$)");
+  std::regex internal(R"(^// -----// SoftwarePipeliner internal IR Dump After: (\w+))");
+  std::smatch m;
+  while (std::getline(in, l)) {
+    if (std::regex_match(l, m, pass)) out.push_back(m[1]);
+    else if (std::regex_search(l, m, internal)) out.push_back(m[1]);
+  }
+  return out;
+}
+
+class TritonFixture : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(TritonFixture, OneRecordPerBannerInOrderWithStitchedTexts) {
+  std::string path = fixture(GetParam());
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no fixture " << path;
+  std::string text = read_all(path);
+  Imported im = import_text(text, Format::Auto, 65536);
+  EXPECT_EQ(im.result.detected, Format::Triton);
+  EXPECT_TRUE(im.result.warnings.empty()) << im.result.warnings.front();
+  ASSERT_EQ(im.targets.size(), 1u);
+  EXPECT_NE(im.compilations[0].kernel.find("kernel"), std::string::npos);
+  const auto &recs = im.recs();
+  std::vector<std::string> names;
+  for (const auto &r : recs) names.push_back(r.name);
+  EXPECT_EQ(names, banner_names(text));
+  // Stitching: the after-text of each top-level pass is the before-text of the next.
+  std::vector<const Rec *> top;
+  for (const auto &r : recs)
+    if (r.depth == 0) top.push_back(&r);
+  for (std::size_t i = 0; i + 1 < top.size(); ++i)
+    EXPECT_EQ(top[i]->after, top[i + 1]->before) << top[i]->name << " -> " << top[i + 1]->name;
+  // The last pass is kept, with a note that its after-text was not dumped.
+  EXPECT_EQ(top.back()->name, "enable-line-info");
+  EXPECT_EQ(top.back()->status, "completed");
+  EXPECT_NE(top.back()->detail.find("not in the dump"), std::string::npos);
+  for (const auto &r : recs) EXPECT_EQ(r.status, "completed") << r.name;
+}
+
+TEST_P(TritonFixture, StagesAndNesting) {
+  std::string path = fixture(GetParam());
+  if (!std::filesystem::exists(path)) GTEST_SKIP();
+  Imported im = import_text(read_all(path));
+  const auto &recs = im.recs();
+  auto phase_of = [&](const std::string &name, int nth = 0) {
+    for (const auto &r : recs)
+      if (r.name == name && nth-- == 0) return r.phase;
+    return std::string("?");
+  };
+  EXPECT_EQ(phase_of("inline"), "ttir");
+  EXPECT_EQ(phase_of("triton-loop-unroll"), "ttir");
+  EXPECT_EQ(phase_of("convert-triton-to-tritongpu"), "ttgir");
+  EXPECT_EQ(phase_of("tritongpu-combine-tensor-select-and-if", 0), "ttgir");
+  EXPECT_EQ(phase_of("tritongpu-combine-tensor-select-and-if", 1), "llir");
+  EXPECT_EQ(phase_of("convert-triton-gpu-to-llvm"), "llir");
+  // The inliner's per-function canonicalize runs are its children.
+  ASSERT_GE(recs.size(), 3u);
+  EXPECT_EQ(recs[0].name, "inline");
+  EXPECT_EQ(recs[1].name, "canonicalize");
+  EXPECT_EQ(recs[1].depth, 1);
+  EXPECT_NE(recs[1].anchor.find("tt.func @"), std::string::npos);
+  // Pipeliner internal steps are children of tritongpu-pipeline.
+  for (std::size_t i = 0; i < recs.size(); ++i)
+    if (recs[i].name == "LowerLoops") {
+      EXPECT_EQ(recs[i].depth, 1);
+      EXPECT_EQ(recs[i - 1].name, "tritongpu-pipeline");
+      EXPECT_EQ(recs[i].before, recs[i - 1].before);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Triton36, TritonFixture,
+                         ::testing::Values("mlir_dump_add.txt", "mlir_dump_softmax.txt"));
+
+TEST(TritonFixtureTest, TwoKernelsInOneStreamAreTwoCompilations) {
+  std::string a = fixture("mlir_dump_add.txt"), s = fixture("mlir_dump_softmax.txt");
+  if (!std::filesystem::exists(a) || !std::filesystem::exists(s)) GTEST_SKIP();
+  Imported im = import_text(read_all(a) + read_all(s));
+  ASSERT_EQ(im.targets.size(), 2u);
+  EXPECT_EQ(im.compilations[0].kernel, "add_kernel");
+  EXPECT_EQ(im.compilations[1].kernel, "softmax_kernel");
+  // The add kernel's last pass is closed at its own end, not by softmax's IR.
+  const auto &last = im.recs(0).back();
+  EXPECT_EQ(last.after.find("softmax"), std::string::npos);
+}
+
+}  // namespace
