@@ -73,3 +73,9 @@ export async function run(name, body) {
 
 export const activeIndex = (page) => page.evaluate(() => window.__lt.cur);
 export { fs, path, execFileSync };
+
+// Clicks a record's tab, then its sidebar entry (as a user would).
+export async function gotoPass(page, rec) {
+  await page.click(`.tab[data-phase="${rec.phase}"]`);
+  await page.click(`.pl[data-index="${rec.index}"]`);
+}
