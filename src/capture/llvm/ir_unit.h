@@ -1,0 +1,37 @@
+// capture/llvm/ir_unit.h - what a pass ran on, as the instrumentation sees it.
+//
+// Callbacks get the IR unit as llvm::Any holding const Module*, Function*,
+// Loop*, LazyCallGraph::SCC* (or MachineFunction* in new-PM codegen). We print
+// the unit the way -print-after-all does by default: a module whole, a
+// function alone, a loop as its whole function (a bare loop body is not valid
+// IR to read), an SCC as its functions in order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Any;
+class Module;
+}  // namespace llvm
+
+namespace lowertrace::llvm_capture {
+
+struct IrUnit {
+  const void *key = nullptr;      // identity of the printed object (a loop maps to its function)
+  const llvm::Module *module = nullptr;
+  std::string name;               // as in LLVM banners: [module], f, (f, g), loop %h in function f
+  bool known = false;             // false for units we cannot print (machine functions)
+};
+
+IrUnit describe(const llvm::Any &ir);
+
+// The IR text of the unit (empty for unknown units).
+std::string print(const llvm::Any &ir);
+
+// A cheap fingerprint of the printed object's structure (llvm::StructuralHash
+// with details). Equal fingerprints do not prove equal text (names and
+// metadata are not hashed); callers combine it with the pass's own claim.
+std::uint64_t fingerprint(const llvm::Any &ir);
+
+}  // namespace lowertrace::llvm_capture

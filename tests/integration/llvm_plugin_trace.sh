@@ -1,0 +1,108 @@
+#!/bin/bash
+# The LLVM pass plugin (liblowertrace-llvm.so) in opt-22 and clang-22:
+#  - trace.json is written, with one record per pass that ran (and skipped ones);
+#  - the recorded passes are exactly those -print-after-all prints, in the same
+#    order and on the same IR units; skipped ones match -debug-pass-manager;
+#  - the compiler's output and exit status do not change with the plugin loaded.
+set -euo pipefail
+: "${LT_BIN:?}"
+PLUGIN="$LT_BIN/../lib/liblowertrace-llvm.so"
+if [ ! -f "$PLUGIN" ]; then
+  echo "SKIP: $PLUGIN not built (configure with LOWERTRACE_WITH_MLIR=ON)"; exit 0
+fi
+OPT=${OPT:-opt-22}
+CLANG=${CLANG:-clang-22}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Inlining (an SCC), a loop that gets deleted (an invalidated unit), an optnone
+# function (skipped passes) and plain function passes.
+cat > kern.c <<'C'
+static int cube(int v) { return v * v * v; }
+int total(const int *xs, int n) {
+  int acc = 0;
+  for (int i = 0; i < n; ++i) acc += cube(xs[i]);
+  return acc;
+}
+__attribute__((optnone, noinline)) int slow(int v) { return v * 5 - 2; }
+void idle(int n) { for (int i = 0; i < n; ++i) { } }
+C
+"$CLANG" -O0 -Xclang -disable-O0-optnone -S -emit-llvm kern.c -o kern.ll
+
+# "<pass> on <unit>" from the new-PM banners: "; *** IR Dump After X on Y [(invalidated)] ***".
+banners() { sed -n -E 's/^; \*\*\* IR Dump After (.*) \*\*\*$/\1/p' "$1" | sed -E 's/ \(invalidated\)$//'; }
+# The same from trace.json, in index order; $2 selects ran (completed/failed) or skipped records.
+records() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rs = sorted(d["records"], key=lambda r: r["index"])
+idx = [r["index"] for r in rs]
+assert len(set(idx)) == len(idx), "duplicate indices"
+for r in rs:
+    assert r["phase"] == "llvm", r["phase"]
+    assert r["ir_lang"] == "llvm", r["ir_lang"]
+    skipped = r["status"] == "skipped"
+    if (sys.argv[2] == "skipped") == skipped:
+        print(r["name"] + " on " + r["anchor"])
+PY
+}
+one_trace() {
+  local n; n=$(find "$1" -name trace.json | wc -l)
+  [ "$n" = 1 ] || fail "expected one trace.json under $1, found $n"
+  find "$1" -name trace.json
+}
+
+# ---------------------------------------------------------------- opt-22
+"$OPT" -passes='default<O2>' kern.ll -S -o opt_plain.ll
+"$OPT" -passes='default<O2>' -print-after-all kern.ll -S -o /dev/null 2> opt_pa.txt
+"$OPT" -passes='default<O2>' -debug-pass-manager kern.ll -S -o /dev/null 2> opt_dpm.txt
+TL_LOWER_TRACE=terminal TL_LOWER_TRACE_DIR="$tmp/t_opt" \
+  "$OPT" -load-pass-plugin="$PLUGIN" -passes='default<O2>' kern.ll -S -o opt_traced.ll 2> opt_err.txt \
+  || fail "opt with the plugin failed: $(tail -3 opt_err.txt)"
+cmp opt_plain.ll opt_traced.ll || fail "opt output differs with the plugin"
+trace=$(one_trace "$tmp/t_opt")
+[[ "$trace" == "$tmp/t_opt/kern/"* ]] || fail "script folder should be the source stem 'kern': $trace"
+banners opt_pa.txt > want.txt
+records "$trace" ran > got.txt
+[ -s want.txt ] || fail "no -print-after-all banners"
+diff want.txt got.txt > /dev/null || { diff want.txt got.txt | head; fail "opt: recorded passes differ from -print-after-all"; }
+sed -n -E 's/^Skipping pass: (.*)$/\1/p' opt_dpm.txt > want_skip.txt
+records "$trace" skipped > got_skip.txt
+[ -s want_skip.txt ] || fail "the optnone function should make opt skip passes"
+diff want_skip.txt got_skip.txt > /dev/null || { diff want_skip.txt got_skip.txt | head; fail "opt: skipped passes differ from -debug-pass-manager"; }
+grep -q '"invalidated"' "$trace" || fail "the deleted loop should give an invalidated record"
+grep -q "lower_trace\] llvm/" opt_err.txt || fail "terminal mode printed no pass lines"
+echo "opt: $(wc -l < got.txt) passes and $(wc -l < got_skip.txt) skipped match"
+
+# ---------------------------------------------------------------- clang-22
+for kind in ll s; do
+  flags=(-O2 -S); [ $kind = ll ] && flags+=(-emit-llvm)
+  "$CLANG" "${flags[@]}" kern.c -o clang_plain.$kind
+  TL_LOWER_TRACE=terminal TL_LOWER_TRACE_DIR="$tmp/t_clang_$kind" \
+    "$CLANG" "${flags[@]}" -fpass-plugin="$PLUGIN" kern.c -o clang_traced.$kind 2> clang_err.txt \
+    || fail "clang with the plugin failed: $(tail -3 clang_err.txt)"
+  cmp clang_plain.$kind clang_traced.$kind || fail "clang -S ($kind) output differs with the plugin"
+done
+"$CLANG" -O2 -S -emit-llvm -mllvm -print-after-all kern.c -o /dev/null 2> clang_pa.txt
+banners clang_pa.txt > want.txt
+records "$(one_trace "$tmp/t_clang_ll")" ran > got.txt
+diff want.txt got.txt > /dev/null || { diff want.txt got.txt | head; fail "clang: recorded passes differ from -print-after-all"; }
+echo "clang: $(wc -l < got.txt) passes match"
+
+# ---------------------------------------------------------------- exit status and off mode
+printf 'define i32 @f( {\n' > broken.ll
+set +e
+"$OPT" -passes='default<O2>' broken.ll -S -o /dev/null 2>/dev/null; rc_plain=$?
+TL_LOWER_TRACE=terminal TL_LOWER_TRACE_DIR="$tmp/t_broken" \
+  "$OPT" -load-pass-plugin="$PLUGIN" -passes='default<O2>' broken.ll -S -o /dev/null 2>/dev/null; rc_traced=$?
+set -e
+[ "$rc_plain" != 0 ] && [ "$rc_plain" = "$rc_traced" ] || fail "exit status $rc_plain without, $rc_traced with the plugin"
+
+env -u TL_LOWER_TRACE -u LOWER_TRACE TL_LOWER_TRACE_DIR="$tmp/t_off" \
+  "$OPT" -load-pass-plugin="$PLUGIN" -passes='default<O2>' kern.ll -S -o opt_off.ll 2> off_err.txt
+cmp opt_plain.ll opt_off.ll || fail "output differs with tracing off"
+[ ! -e "$tmp/t_off" ] || fail "tracing off must write nothing"
+[ ! -s off_err.txt ] || fail "tracing off must print nothing: $(head -2 off_err.txt)"
+echo PASS
