@@ -80,12 +80,13 @@ void Splitter::feed(std::string_view bytes) {
     }
     if (partial_.empty()) {
       line(bytes.substr(0, nl), offset_);
+      offset_ += nl + 1;
     } else {
       partial_.append(bytes.substr(0, nl));
       line(partial_, offset_);
+      offset_ += partial_.size() + 1;
       partial_.clear();
     }
-    offset_ += nl + 1;
     bytes.remove_prefix(nl + 1);
   }
 }
