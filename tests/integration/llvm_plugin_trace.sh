@@ -73,6 +73,42 @@ records "$trace" skipped > got_skip.txt
 [ -s want_skip.txt ] || fail "the optnone function should make opt skip passes"
 diff want_skip.txt got_skip.txt > /dev/null || { diff want_skip.txt got_skip.txt | head; fail "opt: skipped passes differ from -debug-pass-manager"; }
 grep -q '"invalidated"' "$trace" || fail "the deleted loop should give an invalidated record"
+# The recorded after-texts are the IR -print-after-all printed. Loop passes are
+# the one designed difference (we keep the whole function, LLVM prints the
+# loop's blocks): there every line LLVM printed must be in our function text.
+# This also pins down how units are printed (metadata numbering, SCC contents).
+python3 - opt_pa.txt "$trace" <<'PY' || fail "opt: recorded IR differs from -print-after-all"
+import json, os, re, sys
+blocks, cur = [], None
+for line in open(sys.argv[1]):
+    m = re.match(r"^; \*\*\* IR Dump After (.*) \*\*\*$", line.rstrip("\n"))
+    if m:
+        cur = [m.group(1), []]
+        blocks.append(cur)
+    elif cur is not None:
+        cur[1].append(line)
+d = json.load(open(sys.argv[2]))
+run = os.path.dirname(sys.argv[2])
+recs = sorted((r for r in d["records"] if r["status"] != "skipped"), key=lambda r: r["index"])
+assert len(recs) == len(blocks), (len(recs), len(blocks))
+norm = lambda t: [l.rstrip() for l in t.splitlines() if l.strip()]
+checked = loops = 0
+for r, (banner, lines) in zip(recs, blocks):
+    if banner.endswith("(invalidated)"):
+        continue
+    ours = norm(open(os.path.join(run, r["after_text"]["file"])).read())
+    theirs = norm("".join(lines))
+    if r["anchor"].startswith("loop %"):
+        # LLVM numbers a loop dump's metadata per function, so compare without the numbers.
+        md = lambda ls: {re.sub(r"!\d+", "!N", l) for l in ls}
+        missing = [l for l in md(theirs) - md(ours) if not l.startswith(";")]
+        assert not missing, (r["index"], banner, missing[:3])
+        loops += 1
+    else:
+        assert ours == theirs, (r["index"], banner)
+        checked += 1
+print(f"opt: {checked} after-texts equal to the dumps, {loops} loop dumps contained")
+PY
 grep -q "lower_trace\] llvm/" opt_err.txt || fail "terminal mode printed no pass lines"
 echo "opt: $(wc -l < got.txt) passes and $(wc -l < got_skip.txt) skipped match"
 

@@ -5,7 +5,6 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/StructuralHash.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace lowertrace::llvm_capture {
@@ -36,33 +35,26 @@ IrUnit describe(const llvm::Any &ir) {
   return u;
 }
 
+// Printed exactly as -print-after-all prints each kind, so records and dumps
+// agree: a function through Value's operator<< (metadata numbered module-wide,
+// !8 stays !8), an SCC's functions through Function::print (numbered per
+// function). Loops are the exception: we print the whole function, not the loop.
 std::string print(const llvm::Any &ir) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (const auto *m = get<llvm::Module>(ir)) {
     m->print(os, nullptr);
   } else if (const auto *f = get<llvm::Function>(ir)) {
-    f->print(os);
+    os << *f;
   } else if (const auto *l = get<llvm::Loop>(ir)) {
-    loop_function(*l)->print(os);
+    os << *loop_function(*l);
   } else if (const auto *c = get<llvm::LazyCallGraph::SCC>(ir)) {
-    for (const llvm::LazyCallGraph::Node &n : *c) n.getFunction().print(os);
+    // As -print-after-all prints an SCC: its defined functions, each by Function::print.
+    for (const llvm::LazyCallGraph::Node &n : *c)
+      if (!n.getFunction().isDeclaration()) n.getFunction().print(os);
   }
   os.flush();
   return text;
-}
-
-std::uint64_t fingerprint(const llvm::Any &ir) {
-  if (const auto *m = get<llvm::Module>(ir)) return llvm::StructuralHash(*m, true);
-  if (const auto *f = get<llvm::Function>(ir)) return llvm::StructuralHash(*f, true);
-  if (const auto *l = get<llvm::Loop>(ir)) return llvm::StructuralHash(*loop_function(*l), true);
-  if (const auto *c = get<llvm::LazyCallGraph::SCC>(ir)) {
-    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (const llvm::LazyCallGraph::Node &n : *c)
-      h = (h ^ llvm::StructuralHash(n.getFunction(), true)) * 0x100000001b3ULL;
-    return h;
-  }
-  return 0;
 }
 
 }  // namespace lowertrace::llvm_capture

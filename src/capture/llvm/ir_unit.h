@@ -29,9 +29,4 @@ IrUnit describe(const llvm::Any &ir);
 // The IR text of the unit (empty for unknown units).
 std::string print(const llvm::Any &ir);
 
-// A cheap fingerprint of the printed object's structure (llvm::StructuralHash
-// with details). Equal fingerprints do not prove equal text (names and
-// metadata are not hashed); callers combine it with the pass's own claim.
-std::uint64_t fingerprint(const llvm::Any &ir);
-
 }  // namespace lowertrace::llvm_capture

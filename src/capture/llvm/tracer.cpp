@@ -93,7 +93,6 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   OpenPass op;
   op.pass = pass.str();
   op.key = u.key;
-  op.fingerprint = fingerprint(ir);
   op.before = snapshot_of(ir, u.key);
   op.index = s->begin_pass(op.pass, op.before, "llvm");
   llvm::StringRef pipeline_name = pic.getPassNameForClassName(pass);
@@ -122,19 +121,18 @@ bool Tracer::pop_to(llvm::StringRef pass, OpenPass &out) {
 
 void Tracer::after(llvm::StringRef pass, const llvm::Any &ir, const llvm::PreservedAnalyses &pa) {
   std::lock_guard<std::mutex> g(mu_);
-  double wall = 0;
   OpenPass op;
   if (!session_ || !pop_to(pass, op)) return;
-  wall = ms_since(op.start);
-  // Reuse the before text when the pass says it preserved everything and the
-  // structure agrees; otherwise print, and invalidate every cached print.
-  Snapshot after_snap;
-  if (pa.areAllPreserved() && fingerprint(ir) == op.fingerprint) {
-    after_snap = op.before;
-  } else {
-    ++epoch_;
-    after_snap = snapshot_of(ir, op.key);
-  }
+  double wall = ms_since(op.start);
+  // Always print the after text. Skipping it when the pass claims to preserve
+  // all analyses and llvm::StructuralHash agrees was tried and is wrong:
+  // IPSCCP adds range() return attributes and still reports "all preserved",
+  // and the hash ignores attributes, names and metadata.
+  Snapshot after_snap = session_->intern(print(ir));
+  // Interned: equal texts share one snapshot. Any change may show up in other
+  // units' prints too (attribute group and metadata numbers), so drop the cache.
+  if (after_snap != op.before) ++epoch_;
+  cache_[op.key] = {epoch_, after_snap};
   session_->end_pass(op.index, after_snap, wall);
 }
 

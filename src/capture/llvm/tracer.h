@@ -65,7 +65,6 @@ struct OpenPass {
   int index = -1;
   Snapshot before;
   const void *key = nullptr;
-  std::uint64_t fingerprint = 0;
   std::chrono::steady_clock::time_point start;
 };
 
