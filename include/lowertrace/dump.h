@@ -20,6 +20,7 @@
 //   MIR    # *** IR Dump Before|After <Description> (<arg>) ***:
 #pragma once
 
+#include "lowertrace/config.h"
 #include "lowertrace/record.h"
 
 #include <cstdint>
@@ -123,6 +124,20 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Imports files (a folder: its files, natural name order, recursively) into
+// Sessions built from `cfg`: one per compilation, script = the kernel name or
+// `script` (default: the first input's stem). Unreadable inputs are warnings.
+struct ImportJob {
+  std::vector<std::string> inputs;
+  ImportOptions options;
+  std::string script;
+  std::string tool = "lowertrace import";
+  std::string input_label;  // what the report says was traced (default: inputs)
+};
+ImportResult import_into_sessions(const ImportJob &job, const Config &cfg);
+// The files a folder input stands for, in the order they are imported.
+std::vector<std::string> expand_input(const std::string &path);
 
 // For separating a captured stderr: a banner line starts a dump; a compiler
 // diagnostic ("file:1:2: error: ...") is the tool's own even inside one.
