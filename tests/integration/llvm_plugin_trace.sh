@@ -6,7 +6,7 @@
 #  - the compiler's output and exit status do not change with the plugin loaded.
 set -euo pipefail
 : "${LT_BIN:?}"
-PLUGIN="$LT_BIN/../lib/liblowertrace-llvm.so"
+PLUGIN="${LT_LLVM_PLUGIN:-$LT_BIN/../lib/liblowertrace-llvm.so}"
 if [ ! -f "$PLUGIN" ]; then
   echo "SKIP: $PLUGIN not built (configure with LOWERTRACE_WITH_MLIR=ON)"; exit 0
 fi
@@ -54,6 +54,45 @@ one_trace() {
   find "$1" -name trace.json
 }
 
+check_texts() {  # trace.json, -print-before-all output, -print-after-all output, label
+  python3 - "$1" "$2" before "$3" after "$4" <<'PY' || fail "$4: recorded IR differs from -print-before-all/-print-after-all"
+import json, os, re, sys
+def blocks(path, when):
+    out, cur = [], None
+    for line in open(path):
+        m = re.match(r"^; \*\*\* IR Dump " + when + r" (.*) \*\*\*$", line.rstrip("\n"))
+        if m:
+            cur = [m.group(1), []]
+            out.append(cur)
+        elif cur is not None:
+            cur[1].append(line)
+    return out
+d = json.load(open(sys.argv[1]))
+run = os.path.dirname(sys.argv[1])
+recs = sorted((r for r in d["records"] if r["status"] != "skipped"), key=lambda r: r["index"])
+norm = lambda t: [l.rstrip() for l in t.splitlines() if l.strip()]
+# LLVM numbers a loop dump's metadata per function, so compare those without the numbers.
+md = lambda ls: {re.sub(r"!\d+", "!N", l) for l in ls}
+for path, side in ((sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5])):
+    bs = blocks(path, side.capitalize())
+    assert len(recs) == len(bs), (side, len(recs), len(bs))
+    checked = loops = 0
+    for r, (banner, lines) in zip(recs, bs):
+        if banner.endswith("(invalidated)"):
+            continue
+        ours = norm(open(os.path.join(run, r[side + "_text"]["file"])).read())
+        theirs = norm("".join(lines))
+        if r["anchor"].startswith("loop %"):
+            missing = [l for l in md(theirs) - md(ours) if not l.startswith(";")]
+            assert not missing, (side, r["index"], banner, missing[:3])
+            loops += 1
+        else:
+            assert ours == theirs, (side, r["index"], banner)
+            checked += 1
+    print(f"{sys.argv[6]}: {checked} {side}-texts equal to the dumps, {loops} loop dumps contained")
+PY
+}
+
 # ---------------------------------------------------------------- opt-22
 "$OPT" -passes='default<O2>' kern.ll -S -o opt_plain.ll
 "$OPT" -passes='default<O2>' -print-after-all kern.ll -S -o /dev/null 2> opt_pa.txt
@@ -73,42 +112,12 @@ records "$trace" skipped > got_skip.txt
 [ -s want_skip.txt ] || fail "the optnone function should make opt skip passes"
 diff want_skip.txt got_skip.txt > /dev/null || { diff want_skip.txt got_skip.txt | head; fail "opt: skipped passes differ from -debug-pass-manager"; }
 grep -q '"invalidated"' "$trace" || fail "the deleted loop should give an invalidated record"
-# The recorded after-texts are the IR -print-after-all printed. Loop passes are
+# The recorded texts are the IR -print-before-all / -print-after-all print. Loop passes are
 # the one designed difference (we keep the whole function, LLVM prints the
 # loop's blocks): there every line LLVM printed must be in our function text.
 # This also pins down how units are printed (metadata numbering, SCC contents).
-python3 - opt_pa.txt "$trace" <<'PY' || fail "opt: recorded IR differs from -print-after-all"
-import json, os, re, sys
-blocks, cur = [], None
-for line in open(sys.argv[1]):
-    m = re.match(r"^; \*\*\* IR Dump After (.*) \*\*\*$", line.rstrip("\n"))
-    if m:
-        cur = [m.group(1), []]
-        blocks.append(cur)
-    elif cur is not None:
-        cur[1].append(line)
-d = json.load(open(sys.argv[2]))
-run = os.path.dirname(sys.argv[2])
-recs = sorted((r for r in d["records"] if r["status"] != "skipped"), key=lambda r: r["index"])
-assert len(recs) == len(blocks), (len(recs), len(blocks))
-norm = lambda t: [l.rstrip() for l in t.splitlines() if l.strip()]
-checked = loops = 0
-for r, (banner, lines) in zip(recs, blocks):
-    if banner.endswith("(invalidated)"):
-        continue
-    ours = norm(open(os.path.join(run, r["after_text"]["file"])).read())
-    theirs = norm("".join(lines))
-    if r["anchor"].startswith("loop %"):
-        # LLVM numbers a loop dump's metadata per function, so compare without the numbers.
-        md = lambda ls: {re.sub(r"!\d+", "!N", l) for l in ls}
-        missing = [l for l in md(theirs) - md(ours) if not l.startswith(";")]
-        assert not missing, (r["index"], banner, missing[:3])
-        loops += 1
-    else:
-        assert ours == theirs, (r["index"], banner)
-        checked += 1
-print(f"opt: {checked} after-texts equal to the dumps, {loops} loop dumps contained")
-PY
+"$OPT" -passes='default<O2>' -print-before-all kern.ll -S -o /dev/null 2> opt_pb.txt
+check_texts "$trace" opt_pb.txt opt_pa.txt opt
 grep -q "lower_trace\] llvm/" opt_err.txt || fail "terminal mode printed no pass lines"
 echo "opt: $(wc -l < got.txt) passes and $(wc -l < got_skip.txt) skipped match"
 
@@ -122,8 +131,10 @@ for kind in ll s; do
   cmp clang_plain.$kind clang_traced.$kind || fail "clang -S ($kind) output differs with the plugin"
 done
 "$CLANG" -O2 -S -emit-llvm -mllvm -print-after-all kern.c -o /dev/null 2> clang_pa.txt
+"$CLANG" -O2 -S -emit-llvm -mllvm -print-before-all kern.c -o /dev/null 2> clang_pb.txt
 banners clang_pa.txt > want.txt
 records "$(one_trace "$tmp/t_clang_ll")" ran > got.txt
+check_texts "$(one_trace "$tmp/t_clang_ll")" clang_pb.txt clang_pa.txt clang
 diff want.txt got.txt > /dev/null || { diff want.txt got.txt | head; fail "clang: recorded passes differ from -print-after-all"; }
 echo "clang: $(wc -l < got.txt) passes match"
 

@@ -50,16 +50,26 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
   pic.registerBeforeNonSkippedPassCallback([this, p](llvm::StringRef pass, llvm::Any ir) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("before-pass", [&] { before(*p, pass, ir); });
   });
+  // Wrappers are not recorded, but some change IR themselves (the inliner's
+  // wrapper deletes dead functions, which renumbers attribute groups in every
+  // other function's print): after any of them, no cached print is current.
   pic.registerAfterPassCallback(
       [this](llvm::StringRef pass, llvm::Any ir, const llvm::PreservedAnalyses &pa) {
-        if (!is_plumbing({pass.data(), pass.size()})) guarded("after-pass", [&] { after(pass, ir, pa); });
+        if (is_plumbing({pass.data(), pass.size()})) forget_prints();
+        else guarded("after-pass", [&] { after(pass, ir, pa); });
       });
   pic.registerAfterPassInvalidatedCallback([this](llvm::StringRef pass, const llvm::PreservedAnalyses &) {
-    if (!is_plumbing({pass.data(), pass.size()})) guarded("after-pass", [&] { invalidated(pass); });
+    if (is_plumbing({pass.data(), pass.size()})) forget_prints();
+    else guarded("after-pass", [&] { invalidated(pass); });
   });
   pic.registerBeforeSkippedPassCallback([this](llvm::StringRef pass, llvm::Any ir) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("skipped-pass", [&] { skipped(pass, ir); });
   });
+}
+
+void Tracer::forget_prints() {
+  std::lock_guard<std::mutex> g(mu_);
+  ++epoch_;
 }
 
 Session *Tracer::session_for(const llvm::Any &ir) {

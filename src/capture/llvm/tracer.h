@@ -40,6 +40,7 @@ private:
   void after(llvm::StringRef pass, const llvm::Any &ir, const llvm::PreservedAnalyses &pa);
   void invalidated(llvm::StringRef pass);
   void skipped(llvm::StringRef pass, const llvm::Any &ir);
+  void forget_prints();
   Session *session_for(const llvm::Any &ir);
   Snapshot snapshot_of(const llvm::Any &ir, const void *key);
   // Pops open passes down to (and including) the innermost one named `pass`;
