@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace mlir {
+class DialectRegistry;
+class Pass;
 class PassManager;
 class Operation;
 }  // namespace mlir
@@ -51,5 +53,36 @@ struct OneShotResult {
 };
 OneShotResult trace_pipeline(::mlir::Operation *op, std::string_view pipeline,
                              Mode mode = Mode::Terminal, std::string trace_dir = {});
+
+// --- codegen: the last step of the trace -----------------------------------
+// Targets: "llvm-ir" (LLVM dialect -> LLVM IR), "ptx" (each gpu.module through
+// the NVPTX back end, or the PTX already inside gpu.binary ops), "asm" (LLVM
+// dialect -> host assembly).
+struct GeneratedCode {
+  std::string kernel;      // gpu.module / module name
+  std::string lowered_ir;  // the MLIR handed to the back end
+  std::string source;      // what the back end produced
+  std::string language;    // "ptx", "llvm-ir", "asm"
+};
+// Returns false with *error set when the IR cannot be lowered that way.
+bool generate_code(::mlir::Operation *module, std::string_view target,
+                   std::vector<GeneratedCode> &out, std::string *error);
+// Registers the LLVM IR translations that generate_code needs.
+void register_codegen_translations(::mlir::DialectRegistry &registry);
+bool is_codegen_target(std::string_view target);
+
+// A module pass that runs generate_code at the end of a pipeline and records
+// each result on the session (status codegen, three-file workflow). The
+// sources the workflow returns are appended to *output. It is never traced
+// as a pass itself.
+struct CodegenState {
+  std::shared_ptr<Session> session;  // set after attach(); may stay null
+  std::string target;
+  std::string output;  // concatenated sources to compile / write
+  std::string error;
+  std::vector<std::string> tags;  // workflow tag per kernel
+};
+std::unique_ptr<::mlir::Pass> create_codegen_pass(std::shared_ptr<CodegenState> state);
+inline constexpr std::string_view kCodegenPassArgument = "lowertrace-codegen";
 
 }  // namespace lowertrace::mlir

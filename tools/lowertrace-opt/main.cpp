@@ -11,6 +11,7 @@
 #include <mlir/InitAllDialects.h>
 #include <mlir/InitAllExtensions.h>
 #include <mlir/InitAllPasses.h>
+#include <mlir/Pass/Pass.h>
 #include <mlir/Pass/PassManager.h>
 #include <mlir/Support/FileUtilities.h>
 #include <mlir/Target/LLVMIR/Dialect/All.h>
@@ -34,6 +35,11 @@ static cl::opt<std::string> traceMode(
 static cl::opt<std::string> traceDir(
     "lower-trace-dir", cl::desc("Trace directory (default: $TL_LOWER_TRACE_DIR or ./tmp/lower_trace_dir)"),
     cl::value_desc("dir"), cl::cat(traceCategory));
+static cl::opt<std::string> traceCodegen(
+    "lower-trace-codegen",
+    cl::desc("After the pipeline, generate code (llvm-ir|ptx|asm), record it as the codegen "
+             "step and write it (after the edit-and-recompile workflow) instead of the MLIR"),
+    cl::value_desc("target"), cl::cat(traceCategory));
 static cl::opt<std::string> traceScript(
     "lower-trace-name", cl::desc("Name of the <script> folder (default: the input file's stem)"),
     cl::value_desc("name"), cl::cat(traceCategory));
@@ -47,6 +53,11 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   lowertrace_opt::registerExtraDialects(registry);
+  // Only with the codegen step: keep the registry exactly mlir-opt's otherwise.
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).starts_with("--lower-trace-codegen") ||
+        llvm::StringRef(argv[i]).starts_with("-lower-trace-codegen"))
+      lowertrace::mlir::register_codegen_translations(registry);
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "MLIR modular optimizer driver\n", registry);
@@ -89,19 +100,44 @@ int main(int argc, char **argv) {
   std::string script = traceScript.getNumOccurrences() ? std::string(traceScript)
                        : inputFilename == "-" ? std::string("stdin")
                        : std::filesystem::path(inputFilename).stem().string();
+  std::shared_ptr<lowertrace::mlir::CodegenState> codegen;
+  if (traceCodegen.getNumOccurrences()) {
+    if (!lowertrace::mlir::is_codegen_target(traceCodegen)) {
+      llvm::errs() << "lowertrace-opt: unknown --lower-trace-codegen value '" << traceCodegen
+                   << "' (expected llvm-ir, ptx or asm)\n";
+      return 1;
+    }
+    codegen = std::make_shared<lowertrace::mlir::CodegenState>();
+    codegen->target = traceCodegen;
+  }
+
   mlir::MlirOptMainConfig base = config;
-  config.setPassPipelineSetupFn([base, script, input = inputFilename](mlir::PassManager &pm) {
+  config.setPassPipelineSetupFn([base, script, codegen,
+                                 input = inputFilename](mlir::PassManager &pm) {
     if (mlir::failed(base.setupPassPipeline(pm))) return mlir::failure();
     lowertrace::mlir::AttachOptions opts;
     opts.script = script;
     opts.input = input;
     opts.tool = "lowertrace-opt";
-    lowertrace::mlir::attach(pm, opts);
+    auto session = lowertrace::mlir::attach(pm, opts);
+    if (codegen) {
+      codegen->session = session;
+      pm.addPass(lowertrace::mlir::create_codegen_pass(codegen));
+    }
     return mlir::success();
   });
 
-  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
-    return 1;
+  if (!codegen) {
+    if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+      return 1;
+    output->keep();
+    return 0;
+  }
+  // With a codegen step the output is the generated source, not the MLIR.
+  std::string mlirText;
+  llvm::raw_string_ostream mlirOut(mlirText);
+  if (mlir::failed(mlir::MlirOptMain(mlirOut, std::move(file), registry, config))) return 1;
+  output->os() << codegen->output;
   output->keep();
   return 0;
 }

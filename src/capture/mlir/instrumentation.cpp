@@ -1,5 +1,6 @@
 #include "capture/mlir/instrumentation.h"
 
+#include "lowertrace/mlir.h"
 #include "util/log.h"
 
 #include <mlir/IR/BuiltinAttributes.h>
@@ -168,6 +169,7 @@ void TraceInstrumentation::runAfterPipeline(std::optional<::mlir::OperationName>
 }
 
 void TraceInstrumentation::runBeforePass(Pass *pass, Operation *op) {
+  if (std::string_view(pass->getArgument()) == kCodegenPassArgument) return;  // it records itself
   std::lock_guard<std::mutex> lock(mu_);
   Stack &st = stack_of(llvm::get_threadid());
   auto f = std::make_unique<Frame>();
