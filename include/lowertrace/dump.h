@@ -81,6 +81,12 @@ struct ImportOptions {
   std::string stage_dir;
   // Called now and then with (bytes read so far, total bytes or 0 if unknown).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
+  // Triton: the generated PTX to record for (kernel, stage folder), given the
+  // PTX the stage folder holds. `lowertrace run` uses it when it injected an
+  // edited working copy, which Triton then writes in place of its own output.
+  std::function<std::string(const std::string &kernel, const std::string &stage_dir,
+                            const std::string &dumped)>
+      lowered_for;
 };
 
 // A codegen record made from a Triton stage file.

@@ -206,8 +206,12 @@ struct Importer::Impl {
       auto ptx = util::read_file((dir / (c->c.kernel + ".ptx")).string());
       if (!ptx) continue;
       c->asm_->finish();
-      std::string src = c->target->codegen(*ptx, "ptx", *ptx, "ptx", c->c.kernel);
-      result.codegens.push_back({c->c.kernel, dir.string(), *ptx, src});
+      std::string gen = opts.lowered_for ? opts.lowered_for(c->c.kernel, dir.string(), *ptx) : *ptx;
+      // The record goes from the LLVM IR Triton lowered to the PTX it generated.
+      auto llir = util::read_file((dir / (c->c.kernel + ".llir")).string());
+      std::string src = llir ? c->target->codegen(*llir, "llvm", gen, "ptx", c->c.kernel)
+                             : c->target->codegen(gen, "ptx", gen, "ptx", c->c.kernel);
+      result.codegens.push_back({c->c.kernel, dir.string(), gen, src});
     }
   }
 };
