@@ -11,6 +11,8 @@
 #include "lowertrace/session.h"
 
 #include <csignal>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,7 +26,7 @@ namespace {
 struct Opts {
   int passes = 20, lines = 200, kill_after = -1, fail_at = -1;
   bool hostile = false;
-  std::string out, script = "synth";
+  std::string out, script = "synth", from_dump;
 };
 
 // Deliberately nasty text for the XSS test: every form must render as text.
@@ -99,12 +101,38 @@ std::string ptx_of(int lines) {
   return s + "\tret;\n}\n";
 }
 
+// Module-level blocks of an MLIR `-mlir-print-ir-before-all` dump (as Triton's
+// MLIR_ENABLE_DUMP writes): [(pass argument, IR)]. Op-scoped blocks are
+// skipped because they hold only part of the module.
+std::vector<std::pair<std::string, std::string>> dump_blocks(const std::string &path) {
+  std::ifstream f(path);
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string line;
+  bool keep = false;
+  while (std::getline(f, line)) {
+    if (line.rfind("// -----// IR Dump", 0) == 0) {
+      keep = line.find("'builtin.module' operation") != std::string::npos;
+      if (keep) {
+        size_t a = line.find('('), b = line.find(')', a);
+        out.emplace_back(a != std::string::npos && b != std::string::npos ? line.substr(a + 1, b - a - 1)
+                                                                          : "pass",
+                         "");
+      }
+      continue;
+    }
+    if (keep) out.back().second += line + "\n";
+  }
+  return out;
+}
+
 int usage(int rc) {
   std::fprintf(rc ? stderr : stdout,
                "usage: lowertrace synth-trace --out DIR [--passes N] [--lines L] [--script NAME]\n"
                "                              [--fail-at K] [--hostile] [--kill-after K]\n"
+               "                              [--from-dump MLIR_DUMP]\n"
                "Traces a synthetic N-pass compilation of an L-line IR in html mode into DIR.\n"
-               "--kill-after K sends SIGKILL to itself after K passes (crash-safety tests).\n");
+               "--kill-after K sends SIGKILL to itself after K passes (crash-safety tests).\n"
+               "--from-dump replays the module-level blocks of a real print-ir-before-all dump.\n");
   return rc;
 }
 
@@ -126,6 +154,7 @@ int run(int argc, char **argv) {
     else if (a == "--fail-at") o.fail_at = std::atoi(v);
     else if (a == "--out") o.out = v;
     else if (a == "--script") o.script = v;
+    else if (a == "--from-dump") o.from_dump = v;
     else {
       std::fprintf(stderr, "lowertrace synth-trace: unknown option %s\n", a.c_str());
       return usage(2);
@@ -140,6 +169,22 @@ int run(int argc, char **argv) {
   lowertrace::Session s({o.script, o.hostile ? "synthetic " + hostile(0) : "synthetic.mlir",
                          "lowertrace synth-trace", true},
                         cfg);
+  if (!o.from_dump.empty()) {
+    auto blocks = dump_blocks(o.from_dump);
+    if (blocks.empty()) {
+      std::fprintf(stderr, "lowertrace synth-trace: no module-level IR dump blocks in %s\n",
+                   o.from_dump.c_str());
+      return 2;
+    }
+    auto ph = s.phase("pipeline");
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      int idx = s.begin_pass(blocks[i].first, s.intern(blocks[i].second), "mlir");
+      s.end_pass(idx, s.intern(i + 1 < blocks.size() ? blocks[i + 1].second : blocks[i].second));
+    }
+    s.finish();
+    std::printf("%s\n", s.run().run_dir.c_str());
+    return 0;
+  }
   Ir ir(o.lines, o.hostile);
   auto cur = s.intern(ir.text());
   int done = 0;
