@@ -110,6 +110,16 @@ void for_each_match(const std::vector<std::string_view> &a, const std::vector<st
     ka.clear(), kb.clear();
     for (std::uint32_t t = 0; t < del.a_len; ++t) ka.push_back(strip_spaces(canonical(a[del.a_pos + t])));
     for (std::uint32_t t = 0; t < ins.b_len; ++t) kb.push_back(strip_spaces(canonical(b[ins.b_pos + t])));
+    if (ka.size() == 1 || kb.size() == 1) {  // common and cheap: first match is an LCS
+      for (std::size_t p = 0, q = 0; p < ka.size() && q < kb.size();) {
+        if (ka[p] == kb[q]) {
+          f(del.a_pos + static_cast<std::uint32_t>(p), ins.b_pos + static_cast<std::uint32_t>(q));
+          break;
+        }
+        ka.size() == 1 ? ++q : ++p;
+      }
+      continue;
+    }
     std::vector<std::string_view> va(ka.begin(), ka.end()), vb(kb.begin(), kb.end());
     for (const Op &m : diff_lines(va, vb)) {
       if (m.kind != Op::Equal) continue;

@@ -143,6 +143,18 @@ TEST(DiffSsa, ClassifyCountsRenumberingAsNoise) {
   EXPECT_EQ(renumbered_pairs(a, c2, diff_lines(a, c2)), 1);
 }
 
+TEST(DiffSsa, ClassifyOneLineAgainstSeveral) {
+  ChangeSummary c = classify("  %0 = foo %arg0\n", "  %0 = bar\n  %1 = foo %arg0\n");
+  EXPECT_EQ(c.paired, 1);
+  EXPECT_EQ(c.renumbered, 1);
+  c = classify("  %0 = bar\n  %1 = foo %arg0\n  %2 = baz\n", "  %7 = foo %arg0\n");
+  EXPECT_EQ(c.paired, 1);
+  EXPECT_EQ(c.renumbered, 1);
+  c = classify("  %0 = bar\n  %1 = baz\n", "  %7 = foo %arg0\n");
+  EXPECT_EQ(c.paired, 0);
+  EXPECT_EQ(c.renumbered, 0);
+}
+
 TEST(DiffSsa, ClassifyWhitespaceAndNewline) {
   ChangeSummary c = classify("a b\nx\n", "a  b\nx");
   EXPECT_EQ(c.paired, 2);  // "a b"/"a  b" and "x"/"x"
