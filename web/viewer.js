@@ -268,6 +268,10 @@
   }
 
   // ---------- virtual list ----------
+  // Up to WRAP_MAX rows are all in the DOM and long lines wrap; beyond that,
+  // rows have a fixed height, only those in view are rendered, and long lines
+  // scroll sideways (the box is as wide as the longest line, capped).
+  var WRAP_MAX = 2500;
   function VList(box, count, rowHtml, minWidth) {
     box.classList.add('vbox');
     var space = document.createElement('div'); space.className = 'vspace';
@@ -276,20 +280,29 @@
     var self = {
       count: count,
       draw: function () {
-        space.style.height = (self.count * H) + 'px';
-        if (minWidth) space.style.minWidth = minWidth;
-        var top = box.scrollTop, h = box.clientHeight || 800;
-        var a = Math.max(0, Math.floor(top / H) - 30), b = Math.min(self.count, Math.ceil((top + h) / H) + 30);
-        rows.style.top = (a * H) + 'px';
-        var html = '';
+        var wrap = self.count <= WRAP_MAX;
+        box.classList.toggle('wrap', wrap);
+        var html = '', a = 0, b = self.count;
+        if (wrap) {
+          space.style.height = ''; space.style.minWidth = ''; rows.style.top = '';
+        } else {
+          space.style.height = (self.count * H) + 'px';
+          if (minWidth) space.style.minWidth = minWidth;
+          var top = box.scrollTop, h = box.clientHeight || 800;
+          a = Math.max(0, Math.floor(top / H) - 30); b = Math.min(self.count, Math.ceil((top + h) / H) + 30);
+          rows.style.top = (a * H) + 'px';
+        }
         for (var i = a; i < b; i++) html += rowHtml(i);
         rows.innerHTML = html;
       },
-      scrollToRow: function (i) { box.scrollTop = Math.max(0, i * H - box.clientHeight / 3); }
+      scrollToRow: function (i) {
+        if (self.count <= WRAP_MAX) { var el = rows.children[i]; if (el) box.scrollTop = Math.max(0, el.offsetTop - box.clientHeight / 3); }
+        else box.scrollTop = Math.max(0, i * H - box.clientHeight / 3);
+      }
     };
     var queued = false;
     box.addEventListener('scroll', function () {
-      if (queued) return; queued = true;
+      if (queued || self.count <= WRAP_MAX) return; queued = true;
       requestAnimationFrame(function () { queued = false; self.draw(); });
     });
     self.draw();
@@ -380,7 +393,7 @@
       if (at >= 0) v.list.scrollToRow(at);
     };
     v.setRows(buildRows(A.lines, B.lines, 0, 0), true);
-    v.list = VList(box, v.disp.length, v.rowHtml, 'calc(2 * (' + Math.min(maxLen, 4000) + 'ch + 6.5em))');
+    v.list = VList(box, v.disp.length, v.rowHtml, 'calc(2 * (' + Math.min(maxLen, 400) + 'ch + 6.5em))');
     box.addEventListener('click', function (e) {
       var fold = e.target.closest('.fold');
       if (fold) { v.expand(+fold.dataset.fold, e.altKey); return; }
@@ -401,7 +414,7 @@
     var list = VList(box, T.lines.length, function (i) {
       return '<div class="r s' + (i === hl ? ' sel' : '') + '" data-row="' + i + '"><span class="ln" data-line="' + i + '">' + (i + 1) +
         '</span><span class="tx">' + hiText(T.lines[i], lang) + '</span></div>';
-    }, 'calc(' + Math.min(maxLen, 4000) + 'ch + 6em)');
+    }, 'calc(' + Math.min(maxLen, 800) + 'ch + 6em)');
     box.addEventListener('click', function (e) {
       var ln = e.target.closest('.ln[data-line]'); if (!ln) return;
       var i = +ln.dataset.line; hl = hl === i ? -1 : i; list.draw();

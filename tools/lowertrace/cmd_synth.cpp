@@ -166,9 +166,9 @@ int run(int argc, char **argv) {
   cfg.mode = lowertrace::Mode::Html;
   cfg.trace_dir = o.out;
   cfg.codegen_output = lowertrace::none;
-  lowertrace::Session s({o.script, o.hostile ? "synthetic " + hostile(0) : "synthetic.mlir",
-                         "lowertrace synth-trace", true},
-                        cfg);
+  std::string input = o.hostile ? "synthetic " + hostile(0) : "synthetic.mlir";
+  if (!o.from_dump.empty()) input = o.from_dump.substr(o.from_dump.find_last_of('/') + 1);
+  lowertrace::Session s({o.script, input, "lowertrace synth-trace", true}, cfg);
   if (!o.from_dump.empty()) {
     auto blocks = dump_blocks(o.from_dump);
     if (blocks.empty()) {
