@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Times diff tools on generated file pairs and prints a table.
 
-timeit_tools.py RUNS LOWERTRACE_BIN DIR N1 [N2 ...]
-For each N, DIR/a_N.mlir and DIR/b_N.mlir must exist. Each tool runs RUNS
+timeit_tools.py RUNS LOWERTRACE_BIN DIR CASE1 [CASE2 ...]
+For each CASE, DIR/a_CASE.txt and DIR/b_CASE.txt must exist. Cases named
+adv-* skip difflib (minutes per run there). Each tool runs RUNS
 times as a separate process; the median wall time is reported, with the ratio
 to `lowertrace diff` and the number of +/- lines each tool printed (a smaller
 count means a diff closer to minimal).
@@ -17,13 +18,16 @@ runs, lt, d = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 here = os.path.dirname(os.path.abspath(__file__))
 
 
-def tools(a, b):
-    return [
+def tools(a, b, with_difflib):
+    out = [
         ("lowertrace diff", [lt, "diff", a, b]),
         ("git diff --no-index --histogram", ["git", "diff", "--no-index", "--no-color", "--histogram", a, b]),
         ("GNU diff -u", ["diff", "-u", a, b]),
-        ("python difflib.unified_diff", [sys.executable, os.path.join(here, "difflib_unified.py"), a, b]),
     ]
+    if with_difflib:
+        out.append(("python difflib.unified_diff",
+                    [sys.executable, os.path.join(here, "difflib_unified.py"), a, b]))
+    return out
 
 
 def changed_lines(out):
@@ -33,11 +37,11 @@ def changed_lines(out):
     return plus, minus
 
 
-print(f"{'lines':>7}  {'tool':<32} {'median s':>9} {'x lowertrace':>13} {'+lines':>8} {'-lines':>8}")
+print(f"{'case':>12}  {'tool':<32} {'median s':>9} {'x lowertrace':>13} {'+lines':>8} {'-lines':>8}")
 for n in sys.argv[4:]:
-    a, b = os.path.join(d, f"a_{n}.mlir"), os.path.join(d, f"b_{n}.mlir")
+    a, b = os.path.join(d, f"a_{n}.txt"), os.path.join(d, f"b_{n}.txt")
     base = None
-    for name, cmd in tools(a, b):
+    for name, cmd in tools(a, b, not n.startswith("adv-")):
         times, out = [], b""
         for _ in range(runs):
             t0 = time.perf_counter()
@@ -49,4 +53,4 @@ for n in sys.argv[4:]:
         med = statistics.median(times)
         base = base or med
         plus, minus = changed_lines(out)
-        print(f"{n:>7}  {name:<32} {med:>9.3f} {med / base:>12.1f}x {plus:>8} {minus:>8}")
+        print(f"{n:>12}  {name:<32} {med:>9.3f} {med / base:>12.1f}x {plus:>8} {minus:>8}")
