@@ -99,7 +99,10 @@ Snapshot TraceInstrumentation::snapshot(Operation *op, const OperationFingerPrin
   std::string text;
   {
     llvm::raw_string_ostream os(text);
+    // The pass manager has verified the IR we print (after parsing or after
+    // the previous pass); verifying it again per print would double the cost.
     ::mlir::OpPrintingFlags flags;
+    flags.assumeVerified();
     if (local) flags.useLocalScope();
     op->print(os, flags);
     os << "\n";
@@ -147,9 +150,30 @@ unsigned TraceInstrumentation::ordinal_in(Frame &parent, Operation *op) {
   return 0x80000000u + unknown_order_++;  // a dynamic pipeline on some other op
 }
 
+// Fingerprinting walks the whole op; the one taken right after a pass is
+// still valid for the next pass on the same op on the same thread, provided
+// nothing else happened on that thread in between (any other event clears it).
+OperationFingerPrint TraceInstrumentation::fingerprint_before(Operation *op) {
+  auto it = last_after_.find(llvm::get_threadid());
+  if (it != last_after_.end() && it->second.op == op) {
+    OperationFingerPrint fp = it->second.fp;
+    last_after_.erase(it);
+    return fp;
+  }
+  last_after_.erase(llvm::get_threadid());
+  return OperationFingerPrint(op);
+}
+
+OperationFingerPrint TraceInstrumentation::fingerprint_after(Operation *op) {
+  OperationFingerPrint fp(op);
+  last_after_.insert_or_assign(llvm::get_threadid(), LastAfter{op, fp});
+  return fp;
+}
+
 void TraceInstrumentation::runBeforePipeline(std::optional<::mlir::OperationName> name,
                                              const PipelineParentInfo &parent) {
   std::lock_guard<std::mutex> lock(mu_);
+  last_after_.erase(llvm::get_threadid());
   auto ctx = std::make_unique<PipelineCtx>();
   ctx->parent = find_frame(parent.parentThreadID, parent.parentPass);
   ctx->anchor = name ? name->getStringRef().str() : std::string("any");
@@ -159,6 +183,7 @@ void TraceInstrumentation::runBeforePipeline(std::optional<::mlir::OperationName
 void TraceInstrumentation::runAfterPipeline(std::optional<::mlir::OperationName>,
                                             const PipelineParentInfo &) {
   std::lock_guard<std::mutex> lock(mu_);
+  last_after_.erase(llvm::get_threadid());
   Stack &st = stack_of(llvm::get_threadid());
   // Pop the innermost pipeline (and anything a failure left above it).
   while (!st.empty()) {
@@ -176,7 +201,7 @@ void TraceInstrumentation::runBeforePass(Pass *pass, Operation *op) {
   f->pass = pass;
   f->op = op;
   f->start = Clock::now();
-  OperationFingerPrint fp(op);
+  OperationFingerPrint fp = fingerprint_before(op);
   f->fp_before = fp;
 
   PipelineCtx *ctx = nullptr;
@@ -231,13 +256,14 @@ void TraceInstrumentation::runAfterPass(Pass *pass, Operation *op) {
   if (f->root) return end_top_level(*f, op, false);
   if (!f->node || f->entry_slot == SIZE_MAX) return;
   Node::Entry &e = f->node->entries[f->entry_slot];
-  OperationFingerPrint fp(op);
+  OperationFingerPrint fp = fingerprint_after(op);
   e.after = (f->fp_before && fp == *f->fp_before) ? e.before : snapshot(op, fp, true);
   e.ms = std::chrono::duration<double, std::milli>(Clock::now() - f->start).count();
 }
 
 void TraceInstrumentation::runAfterPassFailed(Pass *pass, Operation *op) {
   std::lock_guard<std::mutex> lock(mu_);
+  last_after_.erase(llvm::get_threadid());
   Stack &st = stack_of(llvm::get_threadid());
   // Find the frame; a failure may leave inner items (pipelines) above it.
   while (!st.empty() && !(st.back().frame && st.back().frame->pass == pass)) st.pop_back();
@@ -278,7 +304,7 @@ void TraceInstrumentation::end_top_level(Frame &f, Operation *op, bool failed) {
     session_->fail_pass(f.session_index, message);
     return;
   }
-  OperationFingerPrint fp(op);
+  OperationFingerPrint fp = fingerprint_after(op);
   bool top = op->getParentOp() == nullptr;
   // Unchanged fingerprint: the cache returns the before-snapshot unprinted.
   session_->end_pass(f.session_index, snapshot(op, fp, !top));

@@ -100,6 +100,8 @@ private:
   void end_top_level(Frame &f, ::mlir::Operation *op, bool failed);
   void emit(Node &node, const std::string &message);
   std::string take_errors();
+  ::mlir::OperationFingerPrint fingerprint_before(::mlir::Operation *op);
+  ::mlir::OperationFingerPrint fingerprint_after(::mlir::Operation *op);
 
   std::shared_ptr<Session> session_;
   std::optional<Session::PhaseScope> phase_;  // declared after session_: dies first
@@ -114,6 +116,11 @@ private:
     bool local;
   };
   std::unordered_map<::mlir::Operation *, Cached> cache_;
+  struct LastAfter {
+    ::mlir::Operation *op;
+    ::mlir::OperationFingerPrint fp;
+  };
+  std::unordered_map<uint64_t, LastAfter> last_after_;  // per thread
   std::mutex diag_mu_;
   std::vector<std::string> errors_;
   unsigned unknown_order_ = 0;
