@@ -26,6 +26,8 @@
     if (!S.dirty) { S.dirty = true; setTimeout(refresh, 0); }
   }
   window.__ltChunk = function (c) { ingest(c.recs, c.snaps); };
+  // Test hook: the full text of a snapshot, as the copy buttons produce it.
+  window.__ltText = function (key) { return pieces(key).then(function (p) { return p ? p.join('\n') : null; }); };
 
   function b64bytes(s) {
     var bin = atob(s), u = new Uint8Array(bin.length);
@@ -268,10 +270,11 @@
   }
 
   // ---------- virtual list ----------
-  // Up to WRAP_MAX rows are all in the DOM and long lines wrap; beyond that,
+  // Up to WRAP_MAX rows are all in the DOM and long lines wrap (wrapped rows
+  // cost layout: 900 rows made `j` 5x slower in bench/report); beyond that,
   // rows have a fixed height, only those in view are rendered, and long lines
   // scroll sideways (the box is as wide as the longest line, capped).
-  var WRAP_MAX = 2500;
+  var WRAP_MAX = 400;
   function VList(box, count, rowHtml, minWidth) {
     box.classList.add('vbox');
     var space = document.createElement('div'); space.className = 'vspace';

@@ -45,6 +45,17 @@ one synth-100x1300 --passes 100 --lines 1300
 one synth-1000x1300 --passes 1000 --lines 1300
 one synth-1000x10000 --passes 1000 --lines 10000
 
+# Cross-check the sink's own byte counter with the kernel's view: every write(2)
+# to a report file (report.html, its temp files, report_data/) under strace -y.
+if command -v strace >/dev/null; then
+  echo
+  out=$WORK/strace-100
+  LT_REPORT_STATS=1 strace -f -y -e trace=write -o "$out.strace" "$LT" synth-trace --out "$out" --passes 100 --lines 1300 >/dev/null 2>"$out.err"
+  counted=$(sed -E -n 's/.* ([0-9]+) bytes written.*/\1/p' "$out.err")
+  seen=$(grep -E 'write\([0-9]+<[^>]*(report\.html|report_data)' "$out.strace" | sed -E 's/.*= ([0-9]+)$/\1/' | awk '{s+=$1} END {print s+0}')
+  echo "strace cross-check (100 x 1300): sink counter $counted bytes, write(2) to report files $seen bytes"
+fi
+
 echo
 echo "Chromium, 1000 x 10000-line report (3 runs):"
 REPORT=$(ls -d "$WORK"/synth-1000x10000/synth/.run_records/*)/report.html

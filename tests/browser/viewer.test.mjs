@@ -106,6 +106,22 @@ await run('viewer', async (ctx) => {
   await page.keyboard.press('Shift+E');
   check(await folds() === f0, 'Shift+E again collapses');
 
+  // whitespace-only pairs and the trailing-newline-only message
+  let wsSeen = false;
+  for (const r of recs.filter((x) => x.phase === 'pipeline' && x.status === 'completed' && x.changed && x.depth === 0)) {
+    await page.click(`.pl[data-index="${r.index}"]`);
+    await page.waitForFunction((i) => document.documentElement.dataset.rendered === String(i), r.index);
+    const ws = await page.$$eval('.vbox .r.wsrow', (rows) => rows.map((row) => [...row.querySelectorAll('.sg')].map((c) => c.textContent).join('')));
+    if (ws.length) { wsSeen = ws.every((s) => s === '~~'); break; }
+  }
+  check(wsSeen, 'a whitespace-only change is marked ~ on both sides');
+  const eol = recs.find((r) => r.name === 'strip-final-newline');
+  await page.click(`.pl[data-index="${eol.index}"]`);
+  await page.waitForFunction((i) => document.documentElement.dataset.rendered === String(i), eol.index);
+  const msg = await page.textContent('#pane');
+  check(msg.includes('Only the trailing newline differs (before: present, after: absent)'), 'trailing-newline-only change is named');
+  check(await page.$('.vbox') === null, 'and no diff table is drawn for it');
+
   // codegen
   const cg = recs.find((r) => r.status === 'codegen');
   await page.click(`.tab[data-phase="${cg.phase}"]`);
