@@ -81,7 +81,8 @@ std::string unified(std::string_view before, std::string_view after, const Unifi
   if (before == after) return {};
   const Lines a = split_lines(before), b = split_lines(after);
   const std::vector<Op> ops = detail::diff_texts(a, b);
-  const std::uint32_t ctx = static_cast<std::uint32_t>(std::max(0, opt.context));
+  // Capped so 2*ctx cannot overflow; no text has 2^30 lines of context.
+  const std::uint32_t ctx = static_cast<std::uint32_t>(std::clamp(opt.context, 0, 1 << 30));
   std::string out;
   Renderer r(a, b, opt, out);
   r.header();

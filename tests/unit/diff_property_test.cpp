@@ -79,6 +79,21 @@ TEST(DiffProperty, HistogramScriptIsValidAndNearMinimal) {
   }
 }
 
+// When no line is rare enough to anchor on (every line occurs more than 64
+// times), the histogram hands the region to Myers, which is exact below its
+// cost bound: then the public diff must find a longest common subsequence.
+TEST(DiffProperty, HistogramFallbackIsExactOnCommonLines) {
+  std::mt19937 rng(77);
+  for (int iter = 0; iter < 40; ++iter) {
+    std::vector<std::string> a, b;
+    std::uniform_int_distribution<int> len(200, 300);
+    for (int k = len(rng); k > 0; --k) a.push_back(rng() % 2 ? "  scf.yield" : "  }");
+    for (int k = len(rng); k > 0; --k) b.push_back(rng() % 2 ? "  scf.yield" : "  }");
+    auto va = views(a), vb = views(b);
+    ASSERT_EQ(check_script(va, vb, diff_lines(va, vb)), reference_lcs(a, b)) << "iteration " << iter;
+  }
+}
+
 // Mutations of one text (like a pass's before/after): the diff must find every
 // untouched line when lines are unique, i.e. be exactly minimal.
 TEST(DiffProperty, EditsOfUniqueLinesAreFoundExactly) {

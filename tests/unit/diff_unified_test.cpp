@@ -56,6 +56,15 @@ TEST(DiffUnified, HunkHeaderZeroAndOneLengthConventions) {
   EXPECT_EQ(unified("a\nb\n", "a\nn\nb\n", opts(0)), "--- a\n+++ b\n@@ -1,0 +2 @@\n+n\n");
 }
 
+// Huge or negative context sizes behave like "whole file" and "none".
+TEST(DiffUnified, ExtremeContextSizes) {
+  std::string a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n", b = "1\n2\nx\n4\n5\n6\n7\n8\ny\n";
+  EXPECT_EQ(unified(a, b, opts(INT32_MAX)),
+            "--- a\n+++ b\n@@ -1,9 +1,9 @@\n 1\n 2\n-3\n+x\n 4\n 5\n 6\n 7\n 8\n-9\n+y\n");
+  EXPECT_EQ(unified(a, b, opts(-5)), unified(a, b, opts(0)));
+  EXPECT_EQ(unified(a, b, opts(0)), "--- a\n+++ b\n@@ -3 +3 @@\n-3\n+x\n@@ -9 +9 @@\n-9\n+y\n");
+}
+
 TEST(DiffUnified, TrailingNewlineOnlyIsShownAndCounted) {
   const std::string want_rm =
       "--- a\n+++ b\n@@ -1,2 +1,2 @@\n p\n-x\n+x\n\\ No newline at end of file\n";
