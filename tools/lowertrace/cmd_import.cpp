@@ -30,12 +30,46 @@ constexpr const char *kUsage =
     "  --mode       report kind (default: TL_LOWER_TRACE, else html)\n"
     "  --dir        trace folder (default: TL_LOWER_TRACE_DIR or ./tmp/lower_trace_dir)\n"
     "  --stage-dir  Triton TRITON_DUMP_DIR: stage files; the .ptx becomes the codegen record\n"
-    "  --script     run folder name (default: kernel name, else the input's stem)\n";
+    "  --script     run folder name (default: kernel name, else the input's stem)\n"
+    "  --parse-only parse and stitch, write nothing (measures the importer alone)\n";
 
 int usage_error(const std::string &msg) {
   lowertrace::util::info("import: " + msg);
   std::fputs(kUsage, stderr);
   return 2;
+}
+
+// Counts events and keeps nothing: what the importer costs without the engine.
+class NullTarget final : public lowertrace::dump::Target {
+public:
+  lowertrace::Snapshot intern(std::string_view t) override {
+    auto s = std::make_shared<lowertrace::SnapshotData>();
+    s->text = std::string(t);
+    return s;
+  }
+  void set_phase(std::string_view) override {}
+  int begin_pass(std::string_view, lowertrace::Snapshot, std::string_view) override { return n_++; }
+  void end_pass(int, lowertrace::Snapshot) override {}
+  void fail_pass(int, std::string_view) override {}
+  int skipped_pass(std::string_view, lowertrace::Snapshot, std::string_view) override { return n_++; }
+  void annotate(int, std::string_view, std::string_view) override {}
+  std::string codegen(std::string_view, std::string_view, std::string_view s, std::string_view,
+                      std::string_view) override {
+    return std::string(s);
+  }
+  void finish(std::string_view) override {}
+
+private:
+  int n_ = 0;
+};
+
+lowertrace::dump::ImportResult parse_only_import(const lowertrace::dump::ImportJob &job) {
+  using namespace lowertrace::dump;
+  Importer imp(job.options, [](const Compilation &) { return std::make_unique<NullTarget>(); });
+  for (const auto &in : job.inputs)
+    for (const auto &f : expand_input(in))
+      if (std::string err = imp.feed_file(f); !err.empty()) lowertrace::util::warn("import: " + err);
+  return imp.finish();
 }
 
 std::string mb(std::uint64_t b) { return fmt::format("{:.1f} MB", b / 1e6); }
@@ -44,6 +78,7 @@ int run_import(int argc, char **argv) {
   using namespace lowertrace;
   dump::ImportJob job;
   std::string mode_s, dir;
+  bool parse_only = false;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     auto value = [&]() -> std::optional<std::string> {
@@ -55,6 +90,8 @@ int run_import(int argc, char **argv) {
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
+    } else if (a == "--parse-only") {
+      parse_only = true;
     } else if (flag("--format")) {
       auto v = value();
       auto f = v ? dump::parse_format(*v) : std::nullopt;
@@ -120,7 +157,7 @@ int run_import(int argc, char **argv) {
       std::fputs(line.c_str(), stderr);
       std::fflush(stderr);
     };
-  dump::ImportResult r = dump::import_into_sessions(job, cfg);
+  dump::ImportResult r = parse_only ? parse_only_import(job) : dump::import_into_sessions(job, cfg);
   if (tty && r.bytes > 0) std::fputs("\r\x1b[K", stderr);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.dumps == 0) {

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace lowertrace::dump {
 namespace {
 
@@ -24,27 +26,42 @@ std::string clip(std::string_view s, std::size_t n = 60) {
 }  // namespace
 
 bool is_pass_manager_chatter(std::string_view l) {
-  std::size_t i = l.find_first_not_of(' ');
-  if (i == std::string_view::npos) return false;
+  std::size_t i = 0;
+  while (i < l.size() && l[i] == ' ') ++i;
+  if (i >= l.size()) return false;
+  char c = l[i];
+  if (c != 'R' && c != 'S' && c != 'I' && c != 'C') return false;  // fast exit for IR lines
   l.remove_prefix(i);
-  return starts_with(l, "Running pass: ") || starts_with(l, "Running analysis: ") ||
-         starts_with(l, "Skipping pass: ") || starts_with(l, "Invalidating analysis: ") ||
-         starts_with(l, "Clearing all analysis results for: ") ||
-         starts_with(l, "Invalidating all non-preserved analyses for: ");
+  using namespace std::string_view_literals;
+  return starts_with(l, "Running pass: "sv) || starts_with(l, "Running analysis: "sv) ||
+         starts_with(l, "Skipping pass: "sv) || starts_with(l, "Invalidating analysis: "sv) ||
+         starts_with(l, "Clearing all analysis results for: "sv) ||
+         starts_with(l, "Invalidating all non-preserved analyses for: "sv);
 }
 
 bool is_banner_line(std::string_view line) { return parse_banner(line).has_value(); }
 
 bool is_diagnostic_line(std::string_view l) {
-  // "<file>:<line>:<col>: error: ..." / "<unknown>:0: error: ..." / "error: ..."
-  for (std::string_view tag : {": error: ", ": warning: ", ": note: ", ": remark: "}) {
-    std::size_t p = l.find(tag);
-    if (p != std::string_view::npos && p > 0 && l.find(' ') >= p) return true;
-  }
-  return starts_with(l, "error: ") || starts_with(l, "warning: ") || starts_with(l, "LLVM ERROR: ");
+  // "<file>:<line>:<col>: error: ...", "<unknown>:0: error: ...", "error: ...".
+  // IR lines start with blanks or sigils, and a path has no space before the tag.
+  if (l.size() < 7) return false;
+  char c = l[0];
+  if (c == ' ' || c == '\t' || c == '%' || c == ';' || c == '#' || c == '}' || c == '^' || c == '!') return false;
+  using namespace std::string_view_literals;
+  if (starts_with(l, "error: "sv) || starts_with(l, "warning: "sv) || starts_with(l, "LLVM ERROR: "sv)) return true;
+  std::size_t sp = l.find(' ');
+  if (sp == std::string_view::npos || sp < 2 || l[sp - 1] != ':') return false;
+  std::string_view tag = l.substr(sp + 1);
+  return starts_with(tag, "error: "sv) || starts_with(tag, "warning: "sv) || starts_with(tag, "note: "sv) ||
+         starts_with(tag, "remark: "sv);
 }
 
 int brace_balance(std::string_view t) {
+  // Fast path: equal counts (vectorised) are taken as balanced; only a
+  // mismatch pays for the string-aware scan, which may still balance out.
+  long diff = 0;
+  for (char c : t) diff += (c == '{') - (c == '}');  // branch-free, vectorises
+  if (diff == 0) return 0;
   int depth = 0;
   bool in_str = false;
   for (std::size_t i = 0; i < t.size(); ++i) {
