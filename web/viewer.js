@@ -453,8 +453,8 @@
       var showAll = button('⊞ Show all context', function () { S.view && S.view.showAll(); });
       var collapse = button('⊟ Collapse', function () { S.view && S.view.collapse(); });
       var lblA = k === 'codegen' ? langName(r.il) : 'Before', lblB = k === 'codegen' ? langName(r.l) : 'After';
-      var copyA = button('⎘ Copy ' + lblA, function () { copyFrom(r.b, lblA); });
-      var copyB = button('⎘ Copy ' + lblB, function () { copyFrom(r.f, lblB); });
+      var copyA = button('Copy ' + lblA, function () { copyFrom(r.b, lblA); });
+      var copyB = button('Copy ' + lblB, function () { copyFrom(r.f, lblB); });
       copyA.className = copyB.className = 'copy';
       [showAll, collapse, copyA, copyB].forEach(function (b) { bar.appendChild(b); });
       if (k === 'codegen') {
@@ -507,7 +507,7 @@
       pieces(key).then(function (p) { if (tok === S.tok && !listing) listing = Listing(box, asLines(p), lang); }, fail);
     });
     toggle.className = 'toggle-ir';
-    var copy = button('⎘ Copy ' + copyLabel, function () { copyFrom(key, copyLabel); });
+    var copy = button('Copy ' + copyLabel, function () { copyFrom(key, copyLabel); });
     copy.className = 'copy';
     bar.appendChild(toggle); bar.appendChild(copy);
     done();

@@ -62,4 +62,10 @@ REPORT=$(ls -d "$WORK"/synth-1000x10000/synth/.run_records/*)/report.html
 for i in 1 2 3; do
   node "$SRC/bench/report/first_pass.mjs" "$REPORT"
 done
+# Baseline in the same conditions: the small real-dump report (browser start-up
+# and page overhead with almost no data).
+if [ -d "$WORK/triton-softmax-dump" ]; then
+  echo "Chromium, triton-softmax-dump report (baseline, 1 run):"
+  node "$SRC/bench/report/first_pass.mjs" "$(ls -d "$WORK"/triton-softmax-dump/synth/.run_records/*)/report.html"
+fi
 rm -rf "$WORK"
