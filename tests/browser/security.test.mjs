@@ -57,4 +57,19 @@ await run('security', async (ctx) => {
   await page.evaluate(() => setTimeout(() => alert('probe'), 0));
   await page.waitForTimeout(300);
   check(dialogs.length === 1 && dialogs[0] === 'probe', 'the dialog watch catches a real alert');
+
+  // The live form (shell + chunk files, left by a killed run) is as safe.
+  const k = synth(['--passes', '10', '--lines', '60', '--hostile', '--kill-after', '6']);
+  check(k.signal === 'SIGKILL', 'hostile run killed mid-way');
+  const live = await open(ctx, k.report);
+  await live.waitForFunction(() => window.__lt.recs.size === 6);
+  for (let i = 0; i < 6; i++) {
+    for (const b of await live.$$('.toggle-ir')) await b.click();
+    await live.keyboard.press('j');
+    await live.waitForTimeout(30);
+  }
+  const liveNames = await live.evaluate(() => window.__lt.order.map((r) => r.n));
+  check(liveNames.some((s) => s.includes('<img src=x onerror=')), 'live report shows hostile names as text');
+  check(await live.evaluate(() => window.__pwned) === undefined && dialogs.length === 1, 'live report runs no injected script and raises no dialog');
+  check((await live.evaluate(() => window.__csp)).length === 0, 'live report: no CSP violation');
 });
