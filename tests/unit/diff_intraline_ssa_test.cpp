@@ -71,7 +71,9 @@ TEST(DiffIntraline, SpansStayInsideTheirLines) {
       return out + s.substr(std::min<std::size_t>(at, s.size()));
     };
     ASSERT_EQ(outside(a, d.a_spans), outside(b, d.b_spans)) << a << " | " << b;
-    if (a != b) ASSERT_FALSE(d.a_spans.empty() && d.b_spans.empty());
+    if (a != b) {
+      ASSERT_FALSE(d.a_spans.empty() && d.b_spans.empty());
+    }
   }
 }
 

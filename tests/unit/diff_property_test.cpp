@@ -75,7 +75,9 @@ TEST(DiffProperty, HistogramScriptIsValidAndNearMinimal) {
     }
     double ratio = min_total ? double(edits_total) / double(min_total) : 1.0;
     EXPECT_LE(ratio, alphabet == 64 ? 1.03 : 1.25) << "alphabet " << alphabet;
-    if (alphabet == 1) EXPECT_EQ(edits_total, min_total);  // one symbol: prefix/suffix is exact
+    if (alphabet == 1) {
+      EXPECT_EQ(edits_total, min_total);  // one symbol: prefix/suffix is exact
+    }
   }
 }
 
