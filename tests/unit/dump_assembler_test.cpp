@@ -266,6 +266,17 @@ TEST(DumpAssembler, PrintChangedDiffBody) {
   EXPECT_EQ(r[0].after, "\nentry:\n  %b = add i32 1, 2\n  ret i32 0\n");
 }
 
+TEST(DumpAssembler, PrintChangedDiffBodyOfModulePassWithFunctionHeaders) {
+  std::string t =
+      "*** IR Dump After InstCombinePass on [module] ***\n*** IR for function f ***\n-  %a = add i32 1, 2\n"
+      "+  %a = add i32 3, 0\n   ret void\n";
+  Imported im = import_text(t);
+  const auto &r = im.recs();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].before, "*** IR for function f ***\n  %a = add i32 1, 2\n  ret void\n");
+  EXPECT_EQ(r[0].after, "*** IR for function f ***\n  %a = add i32 3, 0\n  ret void\n");
+}
+
 TEST(DumpAssembler, ClangThreeFamiliesAndMirStartsFromLlvmIr) {
   std::string t =
       "; *** IR Dump After InstCombinePass on pick ***\ndefine i32 @pick() {\n  ret i32 0\n}\n"

@@ -271,7 +271,7 @@ bool is_diff_body(std::string_view body) {
   bool ok = true, any_marked = false;
   for_lines(body, [&](std::string_view raw, std::size_t) {
     std::string l = strip_ansi(raw);
-    if (l.empty()) return true;
+    if (l.empty() || l.starts_with("*** IR for function ")) return true;  // module-pass sub-headers
     char c = l[0];
     if (c != ' ' && c != '-' && c != '+') { ok = false; return false; }
     if (c != ' ') any_marked = true;
@@ -286,7 +286,11 @@ std::pair<std::string, std::string> split_diff_body(std::string_view body) {
   std::string a, b;
   for_lines(body, [&](std::string_view raw, std::size_t) {
     std::string l = strip_ansi(raw);
-    if (l.empty()) { a += '\n'; b += '\n'; return true; }
+    if (l.empty() || l.starts_with("*** IR for function ")) {
+      a += l + '\n';
+      b += l + '\n';
+      return true;
+    }
     std::string_view rest = std::string_view(l).substr(1);
     if (l[0] != '+') { a.append(rest); a += '\n'; }
     if (l[0] != '-') { b.append(rest); b += '\n'; }

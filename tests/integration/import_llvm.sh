@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `lowertrace import` on dumps opt-22 and clang-22 print here and now:
+# new-PM before/after (units module, function, SCC, loop, invalidated),
+# -print-changed (plain and =diff), and clang's three banner families.
+set -u
+LT=${LT_BIN:?}/lowertrace
+OPT=$(command -v opt-22 || echo /usr/lib/llvm-22/bin/opt)
+CLANG=$(command -v clang-22 || echo /usr/lib/llvm-22/bin/clang)
+SUM="python3 ${LT_SRC:?}/tests/data/dumps/trace_summary.py"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+imp() {
+  local name=$1 dump=$2; shift 2
+  "$LT" import "$dump" --dir "$work/$name" --mode html "$@" 2> "$work/$name.err" > /dev/null || bad "$name: import exited $?"
+  $SUM "$work/$name" > "$work/$name.sum"
+}
+
+cat > "$work/small.c" <<'C'
+static int sq(int x) { return x * x; }
+int sum_sq(int *a, int n) { int s = 0; for (int i = 0; i < n; ++i) s += sq(a[i]); return s; }
+int pick(int c, int a, int b) { return c ? a + 1 : b + 1; }
+void spin(int n) { for (int i = 0; i < n; ++i) { } }
+C
+"$CLANG" -O2 -Xclang -disable-llvm-passes -fno-discard-value-names -emit-llvm -S "$work/small.c" -o "$work/small.ll"
+
+# 1. -print-after-all alone vs with -print-before-all: same passes, same afters;
+#    chained befores match the printed ones for most passes (metadata numbering
+#    and loop-only bodies are what after-only dumps cannot give back).
+"$OPT" -passes='default<O2>' -print-after-all "$work/small.ll" -o /dev/null 2> "$work/after.txt"
+"$OPT" -passes='default<O2>' -print-before-all -print-after-all "$work/small.ll" -o /dev/null 2> "$work/paired.txt"
+imp after "$work/after.txt"
+imp paired "$work/paired.txt"
+want=$(grep -c '^; \*\*\* IR Dump After' "$work/after.txt")
+[ "$(wc -l < "$work/after.sum")" = "$want" ] || bad "after-all: $(wc -l < "$work/after.sum") records for $want banners"
+diff <(cut -f4,9 "$work/after.sum") <(cut -f4,9 "$work/paired.sum") > /dev/null || bad "after texts differ between after-only and paired"
+for a in '[module]' 'function pick' 'scc (' 'loop %'; do
+  grep -qF "$a" "$work/paired.sum" || bad "paired: no record on a $a unit"
+done
+grep -q $'LoopDeletionPass\tcompleted.*\tda39a3ee5e6b$' "$work/paired.sum" || bad "invalidated loop deletion should have an empty after-text"
+same=$(paste <(cut -f8 "$work/after.sum") <(cut -f8 "$work/paired.sum") | awk -F'\t' '$1==$2' | wc -l)
+[ $((same * 100)) -ge $((want * 90)) ] || bad "after-only befores match the printed ones for only $same of $want passes"
+grep -q WARNING "$work/paired.err" && bad "paired: warnings: $(head -3 "$work/paired.err")"
+
+# 2. -print-changed: no-ops from 'omitted', skipped from 'ignored', full module at start.
+"$OPT" -passes='default<O2>' -print-changed "$work/small.ll" -o /dev/null 2> "$work/changed.txt"
+imp changed "$work/changed.txt"
+omitted=$(grep -c 'omitted because no change' "$work/changed.txt")
+ignored=$(grep -c ' ignored \*\*\*$' "$work/changed.txt")
+banners=$(grep -c '^\*\*\* IR' "$work/changed.txt")
+[ "$(wc -l < "$work/changed.sum")" = $((banners - 1)) ] || bad "print-changed: $(wc -l < "$work/changed.sum") records for $banners banners (minus At Start)"
+[ "$(grep -c $'\tskipped\t' "$work/changed.sum")" = "$ignored" ] || bad "print-changed: ignored passes are not all skipped"
+noop=$(awk -F'\t' '$5=="completed" && $8==$9' "$work/changed.sum" | wc -l)
+[ "$noop" -ge "$omitted" ] || bad "print-changed: $noop no-op records for $omitted omitted banners"
+# InstCombine on pick after SROA starts from SROA's result, not from the module at start.
+"$OPT" -passes='default<O2>' -print-changed=diff "$work/small.ll" -o /dev/null 2> "$work/cdiff.txt"
+imp cdiff "$work/cdiff.txt"
+# Module passes head each function's diff "*** IR for function F ***": not banners.
+[ "$(wc -l < "$work/cdiff.sum")" = "$(($(grep '^\*\*\* IR' "$work/cdiff.txt" | grep -vc '^\*\*\* IR for function') - 1))" ] ||
+  bad "print-changed=diff: wrong record count"
+
+# 3. clang: new PM, legacy-PM IR passes and MIR in one stream; MIR starts from LLVM IR.
+"$CLANG" -O2 -c "$work/small.c" -o "$work/small.o" -mllvm -print-after-all 2> "$work/clang.txt"
+imp clang "$work/clang.txt"
+total=$(grep -c -E '^(; )?\*\*\* IR Dump|^# \*\*\* IR Dump' "$work/clang.txt")
+[ "$(wc -l < "$work/clang.sum")" = "$total" ] || bad "clang: $(wc -l < "$work/clang.sum") records for $total banners"
+grep -q $'\tmir\t' "$work/clang.sum" || bad "clang: no mir phase"
+grep -q $'\tllvm\tpre-isel-intrinsic-lowering\t' "$work/clang.sum" || bad "clang: legacy PM pass missing"
+grep -q $'machine function sum_sq' "$work/clang.sum" || bad "clang: machine function anchor missing"
+first_mir=$(grep -P '\tmir\t' "$work/clang.sum" | grep 'machine function pick' | head -1 | cut -f8)
+[ "$first_mir" != "da39a3ee5e6b" ] || bad "clang: first machine pass on pick has no before-text (should be its LLVM IR)"
+
+[ $fail = 0 ] && echo "PASS import_llvm"
+exit $fail
