@@ -60,8 +60,8 @@ LinePairDiff intraline(std::string_view a, std::string_view b);
 
 // SSA renumbering: true when a and b are equal once SSA value/block names
 // (%0, %arg1, %x_12, ^bb3, LLVM %5, PTX %r12) are replaced by placeholders.
-// Names are renamed per line in order of first appearance (%0 %1 ... and
-// ^bb0 ^bb1 ... separately), so `%5 = add %3, %3` matches `%6 = add %4, %4`
+// Names are renamed per line in order of first appearance (%0 %1 ..., ^bb0
+// ^bb1 ... and attribute aliases #loc3 #map1 / LLVM #0, separately), so `%5 = add %3, %3` matches `%6 = add %4, %4`
 // but not `%6 = add %4, %5`. Text inside "..." literals is compared as is.
 // PTX special registers (%tid.x, %ctaid.y, %laneid, ...) are not renamed.
 // Being per line, a consistent permutation of names inside one line (e.g.

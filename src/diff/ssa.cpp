@@ -5,6 +5,7 @@
 // so a one-line change shows up as hundreds of changed lines. A line is put
 // in a canonical form where each name becomes its order of first appearance
 // in that line; two lines equal in that form differ only by renumbering.
+// Attribute aliases (#loc3, #map1, LLVM #0) are renumbered the same way.
 #include "core.h"
 
 #include <algorithm>
@@ -17,6 +18,11 @@ namespace {
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '$' ||
          c == '.' || c == '_' || c == '-';
+}
+
+bool is_alias_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c == '-';
 }
 
 // PTX special registers name hardware state, not values: %tid.x vs %ctaid.x
@@ -49,7 +55,7 @@ class Namer {
 std::string canonical(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  Namer values, blocks;
+  Namer values, blocks, aliases;
   std::size_t i = 0;
   while (i < s.size()) {
     char c = s[i];
@@ -80,6 +86,21 @@ std::string canonical(std::string_view s) {
         out += c;
         out += '\x01';  // cannot collide with printed text
         out += std::to_string((c == '%' ? values : blocks).index(name));
+        out += '\x02';
+        i = j;
+        continue;
+      }
+    }
+    if (c == '#' && i + 1 < s.size()) {
+      // Attribute aliases (#loc12, #blocked1, #map3; LLVM's #0 attribute
+      // groups) are numbered by the printer just like values. A dot after the
+      // identifier makes it a dialect attribute (#ttg.shared<...>): kept.
+      std::size_t j = i + 1;
+      while (j < s.size() && is_alias_char(s[j])) ++j;
+      if (j > i + 1 && (j == s.size() || s[j] != '.')) {
+        out += c;
+        out += '\x01';
+        out += std::to_string(aliases.index(s.substr(i + 1, j - i - 1)));
         out += '\x02';
         i = j;
         continue;

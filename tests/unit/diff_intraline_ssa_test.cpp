@@ -84,6 +84,11 @@ TEST(DiffSsa, RenumberedNamesAreEqual) {
                                "  %1 = arith.addi %c0_i32_0, %arg2 : i32"));
   EXPECT_TRUE(equal_modulo_ssa("  cf.br ^bb3(%7 : index)", "  cf.br ^bb4(%8 : index)"));
   EXPECT_TRUE(equal_modulo_ssa("  %2:2 = foo %0#1", "  %3:2 = foo %1#1"));
+  // Attribute aliases: Triton locations and layouts, LLVM attribute groups.
+  EXPECT_TRUE(equal_modulo_ssa("    %4 = tt.splat %3 : i32 -> tensor<1024xi32, #blocked> loc(#loc12)",
+                               "    %5 = tt.splat %4 : i32 -> tensor<1024xi32, #blocked1> loc(#loc13)"));
+  EXPECT_TRUE(equal_modulo_ssa("#loc12 = loc(\"/t/k.py\":23:4)", "#loc14 = loc(\"/t/k.py\":23:4)"));
+  EXPECT_TRUE(equal_modulo_ssa("  call void @f() #0", "  call void @f() #2"));
   // LLVM IR numbered and named values.
   EXPECT_TRUE(equal_modulo_ssa("  %5 = load i32, ptr %x.addr, align 4",
                                "  %6 = load i32, ptr %y.addr, align 4"));
@@ -106,6 +111,9 @@ TEST(DiffSsa, RealChangesAreNotRenumbering) {
   EXPECT_FALSE(equal_modulo_ssa("\tmov.u32 %r1, %tid.x;", "\tmov.u32 %r1, %ctaid.x;"));
   // Format strings are literal text.
   EXPECT_FALSE(equal_modulo_ssa("  @s = c\"%d\\0A\"", "  @s = c\"%x\\0A\""));
+  // Dialect attributes are not aliases; different locations are real changes.
+  EXPECT_FALSE(equal_modulo_ssa("  %0 = x : tensor<4xf32, #ttg.shared>", "  %0 = x : tensor<4xf32, #ttg.dot_op>"));
+  EXPECT_FALSE(equal_modulo_ssa("#loc12 = loc(\"/t/k.py\":23:4)", "#loc12 = loc(\"/t/k.py\":24:4)"));
   // A value and a block label are different kinds.
   EXPECT_FALSE(equal_modulo_ssa("  br %1", "  br ^bb1"));
 }

@@ -21,7 +21,8 @@ constexpr const char *kUsage =
     "Prints a git-style unified diff of two files (\"-\" reads stdin).\n"
     "  -U N, --unified=N   N lines of context (default 3)\n"
     "  --stat              print only 'N insertions(+), M deletions(-)', plus how\n"
-    "                      many changed line pairs only renumber SSA names\n"
+    "                      many changed line pairs only renumber SSA values,\n"
+    "                      blocks or attribute aliases (%5->%6, ^bb1, #loc3)\n"
     "  --color[=WHEN]      always, never or auto (default: auto = stdout is a\n"
     "                      terminal and NO_COLOR is unset); --no-color = never\n"
     "  --label L           label for the ---/+++ lines (give twice: a, then b)\n"
@@ -122,7 +123,7 @@ int run_diff(int argc, char **argv) {
     std::string line = plural(c.stats.add_lines, "insertion(+)", "insertions(+)") + ", " +
                        plural(c.stats.del_lines, "deletion(-)", "deletions(-)");
     if (c.renumbered) line += "; " + plural(c.renumbered, "changed line pair", "changed line pairs") +
-                              " only renumber SSA names";
+                              " only renumber SSA/alias names";
     if (c.stats.only_final_newline) line += "; only the final newline differs";
     std::printf("%s\n", line.c_str());
     return 1;
