@@ -45,14 +45,27 @@
     if (p) { cache.delete(key); cache.set(key, p); return p; }
     var sn = S.snaps.get(key);
     if (!sn) return Promise.reject(new Error('snapshot ' + key + ' is missing from this report'));
-    var z = sn.z !== undefined ? sn.z : ($('z' + key) || {}).textContent || '';
-    p = gunzip(z).then(function (raw) {
+    p = payload(key, sn).then(gunzip).then(function (raw) {
       if (sn.base < 0) return raw.split('\n');
       return pieces(sn.base).then(function (base) { return applyDelta(base, JSON.parse(raw)); });
     });
     cache.set(key, p);
     if (cache.size > 64) cache.delete(cache.keys().next().value);
     return p;
+  }
+  // A live chunk carries its payloads; the final page has them in elements
+  // after the viewer, which may still be parsing when the first pass is drawn.
+  var parsed = new Promise(function (ok) {
+    if (document.readyState !== 'loading') ok(); else document.addEventListener('DOMContentLoaded', ok);
+  });
+  function payload(key, sn) {
+    if (sn.z !== undefined) return Promise.resolve(sn.z);
+    // Not before parsing ends: an element being parsed may hold part of its text.
+    return parsed.then(function () {
+      var e = $('z' + key);
+      if (!e) throw new Error('snapshot ' + key + ' is missing from this report');
+      return e.textContent;
+    });
   }
   function applyDelta(base, groups) {
     var out = [], i = 0;

@@ -37,12 +37,16 @@ void replace(std::string &s, std::string_view key, std::string_view with) {
   if (at != std::string::npos) s.replace(at, key.size(), with);
 }
 
-std::string fill(bool live, const std::string &data) {
+// The metadata comes before the viewer and the snapshot payloads after it, so
+// the viewer draws the sidebar and the first pass while the browser is still
+// parsing megabytes of payloads; a payload not parsed yet is awaited.
+std::string fill(bool live, const std::string &meta, const std::string &data) {
   std::string html(web::report_html);
   // Order matters: the data goes in last so nothing inside it can look like a key.
   replace(html, "@@CSP@@", csp(live));
   replace(html, "@@STYLE@@", web::viewer_css);
   replace(html, "@@SCRIPT@@", script_text());
+  replace(html, "@@META@@", meta);
   replace(html, "@@DATA@@", data);
   return html;
 }
@@ -57,8 +61,10 @@ nlohmann::json run_json(const RunInfo &run) {
 std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs) {
   nlohmann::json meta = {{"run", run_json(run)}, {"live", true}, {"chunkDirs", chunk_dirs},
                          {"recs", nlohmann::json::array()}, {"snaps", nlohmann::json::array()}};
-  return fill(true, "<script type=\"application/json\" id=\"lt-meta\">" +
-                        codec::script_safe_json(meta) + "</script>\n");
+  return fill(true,
+              "<script type=\"application/json\" id=\"lt-meta\">" +
+                  codec::script_safe_json(meta) + "</script>\n",
+              "");
 }
 
 std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &data,
@@ -83,8 +89,9 @@ std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *
   nlohmann::json meta = {{"run", run_json(run)}, {"live", false},
                          {"recs", std::move(jrecs)}, {"snaps", std::move(snaps)}};
   if (!error.empty()) meta["error"] = error;
-  std::string body = "<script type=\"application/json\" id=\"lt-meta\">" +
+  std::string head = "<script type=\"application/json\" id=\"lt-meta\">" +
                      codec::script_safe_json(meta) + "</script>\n";
+  std::string body;
   // Base64 has no '<', so a payload can never close its element.
   for (size_t k = 0; k < data.size(); ++k) {
     const auto &st = data.stored(static_cast<int>(k));
@@ -92,7 +99,7 @@ std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *
     body += st.payload;
     body += "</script>\n";
   }
-  return fill(false, body);
+  return fill(false, head, body);
 }
 
 }  // namespace lowertrace::report::page
