@@ -24,6 +24,8 @@ grep -q 'user stderr line before compiling' err1 || bad "script stderr lost"
 grep -q 'user stderr line after compiling' err1 || bad "script stderr after the dumps lost"
 grep -q 'IR Dump' err1 && bad "dump text leaked to stderr"
 grep -q 'Running pass:' err1 && bad "pass-manager chatter leaked to stderr"
+grep -qP '^[0-9]+B\t' err1 && bad "MIR slot-index lines leaked to stderr"
+grep -q 'WARNING' err1 && bad "warnings on a well-formed capture: $(grep WARNING err1 | head -2)"
 grep -q 'TRITON_ALWAYS_COMPILE=1' err1 || bad "no word about the cache bypass"
 $SUM "$work/trace" > sum1
 banners=$(grep -c -E '^// -----// (IR Dump Before|SoftwarePipeliner)' "$FIX")

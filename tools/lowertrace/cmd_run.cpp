@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +74,10 @@ bool looks_like_llvm_ir(std::string_view l) {
                              "bb.", "Function Live Ins", "Frame Objects", "Constant Pool", "Jump Tables",
                              "fi#", "cp#", "module asm", "Machine Function"})
     if (l.rfind(p, 0) == 0) return true;
+  // MIR after slot indexes: "16B\t  %3:b64 = ...".
+  std::size_t d = 0;
+  while (d < l.size() && std::isdigit(static_cast<unsigned char>(l[d]))) ++d;
+  if (d > 0 && d + 1 < l.size() && l[d] == 'B' && (l[d + 1] == '\t' || l[d + 1] == ' ')) return true;
   // A basic-block label: "for.body:" / "12:" (possibly followed by "; preds").
   std::size_t colon = l.find(':');
   if (colon != std::string_view::npos && colon > 0 && l.substr(0, colon).find(' ') == std::string_view::npos)

@@ -26,6 +26,9 @@ sys.stderr.write("; *** IR Dump After InstCombinePass on add_kernel ***\n"
                  "define ptx_kernel void @add_kernel() {\n  ret void\n}\n")
 sys.stderr.write("# *** IR Dump After NVPTX DAG->DAG Pattern Instruction Selection (nvptx-isel) ***:\n"
                  "# Machine code for function add_kernel: IsSSA, TracksLiveness\n\nbb.0:\n  Return\n\n"
+                 "# End machine code for function add_kernel.\n\n"
+                 "# *** IR Dump After Slot index numbering (slotindexes) ***:\n"
+                 "# Machine code for function add_kernel: IsSSA, TracksLiveness\n\n0B\tbb.0:\n16B\t  Return\n\n"
                  "# End machine code for function add_kernel.\n\n")
 hash_ = "AAAAHASHFAKE"
 if env.get("TRITON_KERNEL_OVERRIDE") == "1":
