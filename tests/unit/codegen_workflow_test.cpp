@@ -85,7 +85,7 @@ TEST_P(Decision, FilesTagAndSource) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, Decision, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(CodegenTable, Decision, ::testing::ValuesIn(cases()),
                          [](const auto &info) { return std::string(info.param.name); });
 
 TEST(CodegenWorkflow, MessagesMatchTheOriginalWording) {
