@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <unistd.h>
 
 using namespace lowertrace::dump;
 using namespace lowertrace::dump::testing;
@@ -104,6 +105,61 @@ TEST(TritonFixtureTest, TwoKernelsInOneStreamAreTwoCompilations) {
   // The add kernel's last pass is closed at its own end, not by softmax's IR.
   const auto &last = im.recs(0).back();
   EXPECT_EQ(last.after.find("softmax"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+std::string llvm_run(const char *marker) {
+  std::string m = std::string("; ModuleID = 'LLVMDialectModule'\ndefine ptx_kernel void @add_kernel() {\n  ; ") +
+                  marker + "\n  ret void\n}\n";
+  return "; *** IR Dump After Annotation2MetadataPass on [module] ***\n" + m +
+         "; *** IR Dump After InstCombinePass on add_kernel ***\ndefine ptx_kernel void @add_kernel() {\n  ret void\n}\n"
+         "# *** IR Dump After NVPTX DAG->DAG Pattern Instruction Selection (nvptx-isel) ***:\n"
+         "# Machine code for function add_kernel: IsSSA\n\nbb.0:\n  Return\n\n# End machine code for function add_kernel.\n\n";
+}
+
+TEST(TritonFixtureTest, SameKernelCompiledTwiceGetsItsOwnLlvmRun) {
+  std::string a = fixture("mlir_dump_add.txt");
+  if (!std::filesystem::exists(a)) GTEST_SKIP();
+  std::string mlir = read_all(a);
+  // As `lowertrace run` feeds them: the MLIR_DUMP_PATH file, then stderr.
+  std::string text = mlir + mlir + llvm_run("first") + llvm_run("second");
+  Imported im = import_text(text, Format::Auto, 8192);
+  ASSERT_EQ(im.targets.size(), 2u);
+  EXPECT_EQ(im.compilations[1].kernel, "add_kernel");
+  EXPECT_EQ(im.compilations[1].ordinal, 1);
+  for (int k = 0; k < 2; ++k) {
+    int llvm = 0, mir = 0;
+    std::string first_llvm_after;
+    for (const auto &r : im.recs(k)) {
+      if (r.phase == "llvm" && ++llvm == 1) first_llvm_after = r.after;
+      mir += r.phase == "mir";
+    }
+    EXPECT_EQ(llvm, 2) << "compile " << k;
+    EXPECT_EQ(mir, 1) << "compile " << k;
+    EXPECT_NE(first_llvm_after.find(k == 0 ? "first" : "second"), std::string::npos) << "compile " << k;
+  }
+}
+
+TEST(TritonFixtureTest, StageFilesGiveThePtxCodegenRecord) {
+  std::string a = fixture("mlir_dump_add.txt");
+  if (!std::filesystem::exists(a)) GTEST_SKIP();
+  auto dir = std::filesystem::temp_directory_path() / ("lt_stage_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "HASHONE");
+  std::ofstream(dir / "HASHONE" / "add_kernel.ttir") << "module {}\n";
+  std::ofstream(dir / "HASHONE" / "add_kernel.llir") << "define void @add_kernel() {\n  ret void\n}\n";
+  std::ofstream(dir / "HASHONE" / "add_kernel.ptx") << ".version 8.7\n.visible .entry add_kernel()\n{\n\tret;\n}\n";
+  Imported im = import_text(read_all(a), Format::Triton, 65536, dir.string());
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(im.targets.size(), 1u);
+  const auto &last = im.recs().back();
+  EXPECT_EQ(last.status, "codegen");
+  EXPECT_NE(last.before.find("define void @add_kernel"), std::string::npos);  // from the .llir
+  EXPECT_NE(last.after.find(".visible .entry add_kernel"), std::string::npos);
+  ASSERT_EQ(im.result.codegens.size(), 1u);
+  EXPECT_EQ(im.result.codegens[0].kernel, "add_kernel");
 }
 
 }  // namespace
