@@ -55,9 +55,9 @@ const std::vector<Case> &cases() {
   return c;
 }
 
-class Decision : public ::testing::TestWithParam<Case> {};
+class CodegenDecision : public ::testing::TestWithParam<Case> {};
 
-TEST_P(Decision, FilesTagAndSource) {
+TEST_P(CodegenDecision, FilesTagAndSource) {
   const Case &c = GetParam();
   TempDir d;
   const std::string w = d / "k.ptx";
@@ -85,7 +85,7 @@ TEST_P(Decision, FilesTagAndSource) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(CodegenTable, Decision, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Table, CodegenDecision, ::testing::ValuesIn(cases()),
                          [](const auto &info) { return std::string(info.param.name); });
 
 TEST(CodegenWorkflow, MessagesMatchTheOriginalWording) {
