@@ -43,6 +43,13 @@ same=$(paste <(cut -f8 "$work/after.sum") <(cut -f8 "$work/paired.sum") | awk -F
 [ $((same * 100)) -ge $((want * 90)) ] || bad "after-only befores match the printed ones for only $same of $want passes"
 grep -q WARNING "$work/paired.err" && bad "paired: warnings: $(head -3 "$work/paired.err")"
 
+# 1b. -ir-dump-directory: one file per dump, ordered by the pass number in its name.
+"$OPT" -passes='default<O2>' -print-after-all -ir-dump-directory="$work/irdump" "$work/small.ll" -o /dev/null 2> /dev/null
+imp irdd "$work/irdump"
+[ "$(wc -l < "$work/irdd.sum")" = "$(ls "$work/irdump" | wc -l)" ] || bad "ir-dump-directory: records != files"
+diff <(cut -f4,9 "$work/irdd.sum" | head -200) <(cut -f4,9 "$work/after.sum" | head -200) > /dev/null ||
+  bad "ir-dump-directory: order or texts differ from the stderr dump"
+
 # 2. -print-changed: no-ops from 'omitted', skipped from 'ignored', full module at start.
 "$OPT" -passes='default<O2>' -print-changed "$work/small.ll" -o /dev/null 2> "$work/changed.txt"
 imp changed "$work/changed.txt"
