@@ -121,7 +121,7 @@ private:
       std::fwrite(with_nl.data(), 1, with_nl.size(), stderr);
       std::fflush(stderr);
     };
-    if (auto b = dump::is_banner_line(l)) {
+    if (dump::is_banner_line(l)) {
       in_dump_ = true;
       mlir_ = l.rfind("// ", 0) == 0;
       to_dump();
