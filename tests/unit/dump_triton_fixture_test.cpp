@@ -163,3 +163,37 @@ TEST(TritonFixtureTest, StageFilesGiveThePtxCodegenRecord) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TritonFixtureTest, PipelinerStepsPrintedToStderrFindTheirPass) {
+  // Triton 3.6.0 on an H200 printed the SoftwarePipeliner steps to stderr
+  // although MLIR_DUMP_PATH was set: they come after the whole MLIR file.
+  std::string a = fixture("mlir_dump_add.txt");
+  if (!std::filesystem::exists(a)) GTEST_SKIP();
+  std::string text = read_all(a), file, steps;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t s = text.find("// -----// SoftwarePipeliner", pos);
+    if (s == std::string::npos) {
+      file += text.substr(pos);
+      break;
+    }
+    std::size_t e = text.find("// -----// IR Dump", s);
+    file += text.substr(pos, s - pos);
+    steps += text.substr(s, e - s);
+    pos = e;
+  }
+  ASSERT_FALSE(steps.empty());
+  Imported in_file = import_text(text);
+  Imported split = import_text(file + llvm_run("x") + steps);
+  ASSERT_EQ(split.targets.size(), 1u);
+  std::vector<std::string> want, got;
+  for (const auto &r : in_file.recs()) want.push_back(r.name + "@" + std::to_string(r.depth) + ":" + r.before + r.after);
+  for (const auto &r : split.recs())
+    if (r.phase != "llvm" && r.phase != "mir") got.push_back(r.name + "@" + std::to_string(r.depth) + ":" + r.before + r.after);
+  EXPECT_TRUE(want == got) << want.size() << " vs " << got.size();
+  EXPECT_TRUE(split.result.warnings.empty());
+}
+
+}  // namespace

@@ -11,7 +11,7 @@ namespace lowertrace::dump {
 struct Assembler::Item {
   std::string name, arg, detail, anchor, lang, phase, unit, chain_key;
   Snapshot before, after, last_internal;
-  bool resolved = false, failed = false, skipped = false;
+  bool resolved = false, failed = false, skipped = false, has_steps = false;
   std::string error, note;
   std::vector<std::unique_ptr<Item>> children;
   Item *parent = nullptr;
@@ -281,6 +281,7 @@ void Assembler::on_mlir_internal(Dump &&d) {
   if (owner) {
     adopt(queue_, owner);
     owner->last_internal = text;
+    owner->has_steps = true;
   }
 }
 
@@ -418,6 +419,7 @@ void Assembler::close_stage(const std::optional<std::string> &output) {
 }
 
 void Assembler::finish() {
+  deferred_ = false;
   for (Stream *fam : {mlir_.get(), llvm_.get(), mir_.get()}) {
     for (Item *o : fam->open) {
       if (fam->mode == Stream::Paired) {
@@ -434,7 +436,42 @@ void Assembler::finish() {
   pump();
 }
 
+bool Assembler::in_pipeline_pass() const {
+  return !mlir_->open.empty() && mlir_->open.back()->arg == "tritongpu-pipeline";
+}
+
+bool Assembler::attach_internal(Dump &&d) {
+  ++dumps_;
+  bool restart = first_step_.empty() || d.banner.pass == first_step_ || !step_owner_;
+  if (first_step_.empty()) first_step_ = d.banner.pass;
+  Item *owner = restart ? nullptr : step_owner_;
+  if (!owner)
+    for (auto &it : queue_)
+      if (it->arg == "tritongpu-pipeline" && !it->has_steps) {
+        owner = it.get();
+        break;
+      }
+  if (!owner) return false;
+  Snapshot text = t_.intern(std::string_view(d.body));
+  auto c = std::make_unique<Item>();
+  c->name = d.banner.pass;
+  c->detail = "internal step of " + owner->name + " (printed to stderr)";
+  c->unit = c->anchor = "builtin.module";
+  c->lang = "mlir";
+  c->phase = owner->phase;
+  c->parent = owner;
+  c->before = owner->last_internal ? owner->last_internal : owner->before;
+  c->after = text;
+  c->resolved = true;
+  owner->children.push_back(std::move(c));
+  owner->last_internal = text;
+  owner->has_steps = true;
+  step_owner_ = owner;
+  return true;
+}
+
 void Assembler::pump() {
+  if (deferred_) return;
   while (!queue_.empty() && queue_.front()->complete()) {
     emit(*queue_.front());
     queue_.pop_front();

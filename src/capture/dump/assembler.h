@@ -33,6 +33,15 @@ public:
   void on_dump(Dump &&d);
   // Phase label for passes that start from now on ("" = the target's default).
   void set_phase(std::string label) { phase_ = std::move(label); }
+  // Keep every record until finish() (Triton: pipeliner steps printed to
+  // stderr arrive after the MLIR_DUMP_PATH file that holds their pass).
+  void set_deferred(bool on) { deferred_ = on; }
+  // A pipeliner step dump that arrived out of band: goes under the first
+  // tritongpu-pipeline pass that has none yet (a step named like the first
+  // step seen starts the next pass's group). False if there is none.
+  bool attach_internal(Dump &&d);
+  // Whether the innermost open MLIR pass is the software pipeliner.
+  bool in_pipeline_pass() const;
   // Moves the last queued top-level pass into `phase` if it is named `name`
   // (a stage whose first pass is only recognisable by the one after it).
   void relabel_last(const std::string &name, const std::string &phase);
@@ -68,7 +77,9 @@ private:
   struct LlvmChain;
   std::unique_ptr<LlvmChain> chain_;
   int records_ = 0, dumps_ = 0;
-  bool warned_order_ = false;
+  bool deferred_ = false;
+  std::string first_step_;
+  Item *step_owner_ = nullptr;
 };
 
 }  // namespace lowertrace::dump

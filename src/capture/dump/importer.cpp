@@ -116,6 +116,7 @@ struct Importer::Impl {
     c->c.ordinal = static_cast<int>(by_kernel[kernel].size());
     c->target = factory(c->c);
     c->asm_ = std::make_unique<Assembler>(*c->target, [this](std::string w) { warn(std::move(w)); });
+    c->asm_->set_deferred(triton);
     by_kernel[kernel].push_back(c.get());
     compiles.push_back(std::move(c));
     return compiles.back().get();
@@ -140,8 +141,25 @@ struct Importer::Impl {
     else on_triton_llvm(std::move(d));
   }
 
+  // Per kernel name: how many pipeliner step groups came out of band.
+  std::map<std::string, int> step_groups;
+  std::string first_step;
+
   void on_triton_mlir(Dump &&d) {
     const Banner &b = d.banner;
+    if (b.family == Family::MlirInternal && !(mlir_cur && mlir_cur->asm_->in_pipeline_pass())) {
+      // Triton 3.6 prints these to stderr even with MLIR_DUMP_PATH set, so
+      // they arrive after the pass they belong to: find it by kernel.
+      std::string name = tt_public_kernel(d.body);
+      if (first_step.empty()) first_step = b.pass;
+      int &g = step_groups[name];
+      if (b.pass == first_step) ++g;
+      auto it = by_kernel.find(name);
+      if (it != by_kernel.end()) {
+        Compile *c = it->second[std::min<std::size_t>(std::max(g - 1, 0), it->second.size() - 1)];
+        if (c->asm_->attach_internal(std::move(d))) return;
+      }
+    }
     if (b.family == Family::Mlir && b.kind == Kind::Before) {
       std::string name = tt_public_kernel(d.body);
       bool restart = !mlir_cur || (triton::starts_compile(b.arg) && mlir_cur->asm_->dumps() > 0) ||
