@@ -6,6 +6,10 @@
 #include "util/log.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+#include <unordered_set>
 #include <cstdio>
 #include <ctime>
 #include <mutex>
@@ -66,22 +70,38 @@ std::string raw_file_path(const LowerRecord &rec, bool after) {
 
 namespace {
 
+// Raw files are written by a background thread, in record order, so that
+// creating thousands of small files overlaps with the compiler's own work
+// instead of adding to it. on_finish() waits for the queue before writing
+// trace.json, so a finished run is always complete on disk.
 class LayoutSink : public Sink {
 public:
+  ~LayoutSink() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (worker_.joinable()) worker_.join();
+  }
+
   void on_record(const RunInfo &run, const LowerRecord &rec,
                  const std::vector<const LowerRecord *> &) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (broken_) return;
     std::string dir = run.run_dir + "/" + util::sanitize_component(rec.phase);
-    if (std::string err = util::make_dirs(dir); !err.empty()) return fail(err);
-    write(run, rec.before, raw_file_path(rec, false));
+    q_.push_back(Job{dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)});
     // A failed pass has no after-text; its record says so.
-    if (rec.status != STATUS_FAILED) write(run, rec.after, raw_file_path(rec, true));
+    if (rec.status != STATUS_FAILED)
+      q_.push_back(Job{dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
+    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    cv_.notify_one();
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
                  const std::string &error) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_cv_.wait(lock, [this] { return q_.empty() && !busy_; });
     if (broken_) return;
     if (std::string err = util::make_dirs(run.run_dir); !err.empty()) return fail(err);
     std::string json = trace_json::serialize(run, all, error);
@@ -90,15 +110,42 @@ public:
   }
 
 private:
-  void write(const RunInfo &run, const Snapshot &snap, const std::string &rel) {
-    if (!snap) return;
-    std::string path = run.run_dir + "/" + rel;
+  struct Job {
+    std::string dir;
+    Snapshot snap;
+    std::string path;
+  };
+
+  void work() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [this] { return stop_ || !q_.empty(); });
+      if (q_.empty()) return;  // stop_ and nothing left
+      Job job = std::move(q_.front());
+      q_.pop_front();
+      busy_ = true;
+      lock.unlock();
+      std::string err = write(job);
+      lock.lock();
+      busy_ = false;
+      if (!err.empty() && !broken_) fail(err);
+      if (broken_) q_.clear();
+      if (q_.empty()) idle_cv_.notify_all();
+    }
+  }
+
+  // Runs on the worker only; first_path_ and made_ are the worker's.
+  std::string write(const Job &job) {
+    if (!job.snap) return "";
+    if (made_.insert(job.dir).second)
+      if (std::string err = util::make_dirs(job.dir); !err.empty()) return err;
     // Never write through an existing name: it may be a hard link to another file.
-    ::unlink(path.c_str());
-    auto it = first_path_.find(snap->id);
-    if (it != first_path_.end() && ::link(it->second.c_str(), path.c_str()) == 0) return;
-    if (std::string err = util::write_file(path, snap->text); !err.empty()) return fail(err);
-    first_path_.emplace(snap->id, path);
+    ::unlink(job.path.c_str());
+    auto it = first_path_.find(job.snap->id);
+    if (it != first_path_.end() && ::link(it->second.c_str(), job.path.c_str()) == 0) return "";
+    if (std::string err = util::write_file(job.path, job.snap->text); !err.empty()) return err;
+    first_path_.emplace(job.snap->id, job.path);
+    return "";
   }
   void fail(const std::string &err) {
     // One warning, then stop trying: a full disk must not spam every pass.
@@ -107,8 +154,12 @@ private:
   }
 
   std::mutex mu_;
-  bool broken_ = false;
+  std::condition_variable cv_, idle_cv_;
+  std::deque<Job> q_;
+  std::thread worker_;
+  bool stop_ = false, busy_ = false, broken_ = false;
   std::unordered_map<std::uint32_t, std::string> first_path_;
+  std::unordered_set<std::string> made_;
 };
 
 }  // namespace
