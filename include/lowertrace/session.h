@@ -33,6 +33,10 @@ struct SessionOptions {
   std::string input;
   std::string tool;
   bool install_default_sinks = true;  // raw files, terminal lines, trace.json, report
+  // Keep report.html openable after every pass (crash safety while a compiler
+  // runs). An importer, whose input survives a crash, turns it off and gets
+  // only the final report.
+  bool live_report = true;
 };
 
 class Session {
@@ -110,14 +114,14 @@ public:
 
 private:
   void deliver(int index);  // hands a finished record to the sinks (lock held)
-  std::vector<const LowerRecord *> ordered() const;
   double elapsed_ms(int index);  // since begin_pass(index); forgets the start
 
   Config cfg_;
   RunInfo run_;
   mutable std::recursive_mutex mu_;
   std::unique_ptr<SnapshotStore> store_;
-  std::vector<std::unique_ptr<LowerRecord>> recs_;  // position = index - base_
+  std::vector<std::unique_ptr<LowerRecord>> recs_;  // position = index
+  std::vector<const LowerRecord *> all_;             // the same, as sinks see them
   std::vector<int> stack_;                          // open passes, innermost last
   std::vector<std::shared_ptr<Sink>> sinks_;
   std::string phase_ = "unscoped";

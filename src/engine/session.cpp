@@ -52,7 +52,7 @@ Session::Session(SessionOptions opts, Config cfg)
   run_.started = layout::now_iso8601();
   if (opts.install_default_sinks) {
     sinks_.push_back(layout::make_layout_sink());  // raw files in every mode
-    if (wants_html(cfg_.mode)) sinks_.push_back(report::make_html_sink());
+    if (wants_html(cfg_.mode)) sinks_.push_back(report::make_html_sink(opts.live_report));
     sinks_.push_back(report::make_terminal_sink(cfg_.mode));
   }
 }
@@ -72,16 +72,9 @@ void Session::add_sink(std::shared_ptr<Sink> sink) {
   sinks_.push_back(std::move(sink));
 }
 
-std::vector<const LowerRecord *> Session::ordered() const {
-  std::vector<const LowerRecord *> out;
-  out.reserve(recs_.size());
-  for (const auto &r : recs_) out.push_back(r.get());
-  return out;  // recs_ is indexed by index, so this is index order (parents first)
-}
-
 void Session::deliver(int index) {
   const LowerRecord &rec = *recs_[index];
-  auto all = ordered();
+  const auto &all = all_;  // recs_ is indexed by index: index order, parents first
   for (auto &s : sinks_) {
     try {
       s->on_record(run_, rec, all);
@@ -108,6 +101,7 @@ int Session::begin_pass(std::string_view name, Snapshot before, std::string_view
   rec->phase = stack_.empty() ? phase_ : recs_[stack_.back()]->phase;
   rec->status = std::string(STATUS_COMPLETED);
   int idx = rec->index;
+  all_.push_back(rec.get());
   recs_.push_back(std::move(rec));
   stack_.push_back(idx);
   starts_[idx] = Clock::now();
@@ -189,6 +183,7 @@ void Session::fail_pass(int index, std::string_view message, double wall_ms, boo
 int Session::skipped_pass(std::string_view name, Snapshot at, std::string_view reason) {
   if (!enabled()) return -1;
   std::lock_guard<std::recursive_mutex> lock(mu_);
+  // Same language as the pass before it: a skipped pass sees the same IR.
   int idx = begin_pass(name, at, recs_.empty() ? "mlir" : recs_.back()->ir_lang);
   if (idx < 0) return -1;
   stack_.pop_back();
@@ -269,9 +264,9 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
 
   int idx = begin_pass("codegen", store_->intern(std::string(lowered_ir)), ir_lang);
   std::string prefix = "codegen/" + layout::pad_index(idx) + "_codegen: ";
-  if (!path.empty()) {
-    if (std::string err = util::make_dirs(std::filesystem::path(path).parent_path().string());
-        !err.empty()) {
+  std::string parent = std::filesystem::path(path).parent_path().string();
+  if (!path.empty() && !parent.empty()) {
+    if (std::string err = util::make_dirs(parent); !err.empty()) {
       util::warn("codegen file I/O failed: " + err);
       path.clear();
     }
@@ -304,6 +299,7 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
 void Session::reset() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   recs_.clear();
+  all_.clear();
   stack_.clear();
   phase_counts_.clear();
   phase_ = "unscoped";
@@ -329,7 +325,7 @@ void Session::finish(std::string_view error) {
   if (!stack_.empty())
     fail_pass(stack_.front(), error.empty() ? std::string_view("pass did not complete") : error);
   finished_ = true;
-  auto all = ordered();
+  const auto &all = all_;
   std::string err(error);
   for (auto &s : sinks_) {
     try {

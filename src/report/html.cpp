@@ -44,10 +44,11 @@ void point_latest(const RunInfo &run, const std::string &content, std::uint64_t 
 
 class HtmlSink final : public Sink {
 public:
+  explicit HtmlSink(bool live) : live_(live) {}
   void on_record(const RunInfo &run, const LowerRecord &rec,
                  const std::vector<const LowerRecord *> &all) override {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!wants_html(run.mode) || broken_) return;
+    if (!wants_html(run.mode) || broken_ || !live_) return;
     std::vector<int> fresh;
     std::vector<nlohmann::json> recs{data_.record_json(rec, &fresh)};
     std::string dir = run.run_dir + "/report_data";
@@ -101,13 +102,14 @@ private:
   std::mutex mu_;
   ReportData data_;
   int seq_ = 0;
+  bool live_;
   bool broken_ = false, finished_ = false;
   std::uint64_t written_ = 0;
 };
 
 }  // namespace
 
-std::shared_ptr<Sink> make_html_sink() { return std::make_shared<HtmlSink>(); }
+std::shared_ptr<Sink> make_html_sink(bool live) { return std::make_shared<HtmlSink>(live); }
 
 std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
                               const std::string &path) {

@@ -16,7 +16,8 @@ namespace lowertrace::report {
 // Writes <run_dir>/report.html (and whatever side files it needs while the run
 // is in progress), and points <script_dir>/report.html at it (atomic symlink
 // swap, copy as fallback).
-std::shared_ptr<Sink> make_html_sink();
+// `live`: also keep the report openable after every record (chunk files).
+std::shared_ptr<Sink> make_html_sink(bool live = true);
 
 // Writes a complete, self-contained report for `recs` to `path` in one go.
 // Returns "" on success, else a one-line reason.

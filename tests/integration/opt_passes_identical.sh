@@ -117,7 +117,7 @@ check roundtrip-generic 0 testdialect.mlir --mlir-print-op-generic
 check roundtrip-transform-extensions 0 transform_ext.mlir
 check transform-test-extension 0 transform_run.mlir --transform-interpreter
 # Test passes: printing to stdout, rewriting the test dialect, failing.
-check test-print-nesting 0 testdialect.mlir --pass-pipeline='builtin.module(func.func(test-print-nesting))'
+check test-print-nesting 0 testdialect.mlir --mlir-disable-threading --pass-pipeline='builtin.module(func.func(test-print-nesting))'
 check test-print-defuse-flag 0 testdialect.mlir --test-print-defuse
 check test-greedy-patterns 0 testdialect.mlir -test-greedy-patterns
 check test-pass-failure 1 testdialect.mlir --pass-pipeline='builtin.module(test-pass-failure)'

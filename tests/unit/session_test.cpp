@@ -447,3 +447,55 @@ TEST(TerminalReport, HtmlModePrintsLinesButNoDiff) {
   EXPECT_NE(err.find("Final HTML report: " + dir.path() + "/k/report.html"), std::string::npos)
       << err;
 }
+
+TEST(Codegen, RelativeWorkingCopyAndPerKernelFiles) {
+  TempDir dir;
+  std::string cwd = fs::current_path();
+  fs::current_path(dir.path());
+  Config cfg = cfg_for(dir.path() + "/t", Mode::Terminal);
+  cfg.codegen_output = std::string("k.ptx");  // relative, no folder part
+  {
+    Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg);
+    auto a = s.codegen("ir a\n", "mlir", "ptx a\n", "ptx", "kernel_a");
+    auto b = s.codegen("ir b\n", "mlir", "ptx b\n", "ptx", "kernel_b");
+    EXPECT_EQ(a.working_copy, "k.ptx");
+    EXPECT_EQ(b.working_copy, "k.kernel_b.ptx") << "a second kernel gets its own file";
+    EXPECT_EQ(a.source, "ptx a\n");
+    auto recs = s.records();
+    ASSERT_EQ(recs.size(), 2u);
+    EXPECT_EQ(recs[0].status, STATUS_CODEGEN);
+    EXPECT_EQ(recs[0].lang, "ptx");
+    EXPECT_TRUE(recs[0].changed);
+  }
+  EXPECT_EQ(slurp(dir / "k.ptx"), "ptx a\n");
+  EXPECT_EQ(slurp(dir / "k.kernel_b.ptx"), "ptx b\n");
+  EXPECT_EQ(slurp(dir / "k.ptx.original"), "ptx a\n");
+  fs::current_path(cwd);
+}
+
+TEST(Codegen, TerminalModeWritesNoWorkingCopyUnlessAsked) {
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false},
+            cfg_for(dir.path(), Mode::Terminal));
+  auto r = s.codegen("ir\n", "mlir", "src\n", "c++", "k");
+  EXPECT_TRUE(r.working_copy.empty());
+  EXPECT_EQ(r.source, "src\n");
+  EXPECT_FALSE(fs::exists(dir / "k/codegen.k.cpp"));
+}
+
+TEST(Codegen, HtmlModeDefaultsToScriptDirAndNoneWritesNothing) {
+  TempDir dir;
+  {
+    Session s(SessionOptions{.script = "k", .install_default_sinks = false},
+              cfg_for(dir.path(), Mode::Html));
+    auto r = s.codegen("ir\n", "mlir", "src\n", "ptx", "kern");
+    EXPECT_EQ(r.working_copy, dir.path() + "/k/codegen.kern.ptx");
+    EXPECT_EQ(slurp(r.working_copy), "src\n");
+  }
+  Config cfg = cfg_for(dir.path() + "/n", Mode::Html);
+  cfg.codegen_output = none;
+  Session s(SessionOptions{.script = "k", .install_default_sinks = false}, cfg);
+  auto r = s.codegen("ir\n", "mlir", "src\n", "ptx", "kern");
+  EXPECT_TRUE(r.working_copy.empty());
+  EXPECT_FALSE(fs::exists(dir / "n/k/codegen.kern.ptx"));
+}

@@ -66,6 +66,7 @@ ImportResult import_into_sessions(const ImportJob &job, const Config &cfg) {
     so.script = c.kernel.empty() ? script : c.kernel;
     so.input = label;
     so.tool = job.tool;
+    so.live_report = false;  // the dump survives a crash; write the report once
     return make_session_target(std::make_unique<Session>(so, cfg));
   };
   Importer imp(job.options, factory);
