@@ -86,6 +86,36 @@ TracedRun run_traced(const std::string &ir, const std::string &pipeline, bool th
   return out;
 }
 
+// A terminal-mode session with no sinks, writing under `dir`.
+std::shared_ptr<Session> quiet_session(const std::string &dir) {
+  Config cfg;
+  cfg.mode = Mode::Terminal;
+  cfg.trace_dir = dir;
+  return std::make_shared<Session>(SessionOptions{.script = "t", .install_default_sinks = false},
+                                   cfg);
+}
+
+// Runs an unanchored textual pipeline on `module` with `session` attached,
+// then finishes the session. Returns whether the pipeline succeeded.
+bool run_attached(::mlir::MLIRContext *ctx, ::mlir::ModuleOp module, const char *pipeline,
+                  const std::shared_ptr<Session> &session) {
+  bool ok;
+  {
+    ::mlir::PassManager pm(ctx);
+    std::string err;
+    llvm::raw_string_ostream es(err);
+    bool parsed = ::mlir::succeeded(::mlir::parsePassPipeline(pipeline, pm, es));
+    EXPECT_TRUE(parsed) << err;
+    if (!parsed) return false;
+    lowertrace::mlir::AttachOptions ao;
+    ao.session = session;
+    lowertrace::mlir::attach(pm, ao);
+    ok = ::mlir::succeeded(pm.run(module));
+  }
+  session->finish();
+  return ok;
+}
+
 std::string summary(const std::vector<LowerRecord> &recs) {
   std::string s;
   for (const auto &r : recs)
@@ -179,23 +209,8 @@ TEST(MlirCapture, AFailingPassGivesAFailedRecordWithTheDiagnostic) {
   });
   auto module = ::mlir::parseSourceString<::mlir::ModuleOp>(ir, ctx.get());
   ASSERT_TRUE(module);
-  Config cfg;
-  cfg.mode = Mode::Terminal;
-  cfg.trace_dir = dir.path();
-  auto session = std::make_shared<Session>(
-      SessionOptions{.script = "t", .install_default_sinks = false}, cfg);
-  bool ok;
-  {
-    ::mlir::PassManager pm(ctx.get());
-    std::string err;
-    llvm::raw_string_ostream es(err);
-    ASSERT_TRUE(::mlir::succeeded(::mlir::parsePassPipeline("canonicalize,gpu-module-to-binary", pm, es)));
-    lowertrace::mlir::AttachOptions ao;
-    ao.session = session;
-    lowertrace::mlir::attach(pm, ao);
-    ok = ::mlir::succeeded(pm.run(*module));
-  }
-  session->finish();
+  auto session = quiet_session(dir.path());
+  bool ok = run_attached(ctx.get(), *module, "canonicalize,gpu-module-to-binary", session);
   EXPECT_FALSE(ok) << "tracing must not change the outcome";
   EXPECT_NE(seen.find("the module has no target attributes"), std::string::npos) << seen;
   auto recs = session->records();
@@ -225,25 +240,10 @@ TEST(MlirCapture, NestedFailureFailsThePassAndItsAdaptor) {
     auto ctx = make_context(threading);
     auto module = ::mlir::parseSourceString<::mlir::ModuleOp>(ir, ctx.get());
     ASSERT_TRUE(module);
-    Config cfg;
-    cfg.mode = Mode::Terminal;
-    cfg.trace_dir = dir.path();
-    auto session = std::make_shared<Session>(
-        SessionOptions{.script = "t", .install_default_sinks = false}, cfg);
-    bool ok;
-    {
-      ::mlir::PassManager pm(ctx.get());
-      std::string err;
-      llvm::raw_string_ostream es(err);
-      ASSERT_TRUE(::mlir::succeeded(::mlir::parsePassPipeline(
-          "func.func(cse,canonicalize{max-iterations=1 test-convergence=true}),symbol-dce", pm, es)))
-          << err;
-      lowertrace::mlir::AttachOptions ao;
-      ao.session = session;
-      lowertrace::mlir::attach(pm, ao);
-      ok = ::mlir::succeeded(pm.run(*module));
-    }
-    session->finish();
+    auto session = quiet_session(dir.path());
+    bool ok = run_attached(
+        ctx.get(), *module,
+        "func.func(cse,canonicalize{max-iterations=1 test-convergence=true}),symbol-dce", session);
     ASSERT_FALSE(ok);
     auto recs = session->records();
     ASSERT_EQ(recs.size(), 3u) << summary(recs) << "symbol-dce never ran";
