@@ -119,9 +119,30 @@ var LTDiff = (function () {
   var TOKEN = /\s+|[A-Za-z0-9_]+|[^\sA-Za-z0-9_]/g;
   function tokens(s) { var out = [], m; TOKEN.lastIndex = 0; while ((m = TOKEN.exec(s))) out.push(m.index); out.push(s.length); return out; }
 
+  // SSA renumbering: a line pair that is equal once value, block and alias
+  // names are replaced by their order of first use in the line (MLIR %0
+  // %arg1 %c0_i32 ^bb3 #loc12 #blocked1, LLVM %5 #0, PTX %r12 %rd3) is
+  // noise, not change. Known blind spot: swapping two names within one line
+  // (`%3, %4` -> `%4, %3`) also looks like renumbering.
+  var SSA = /%[A-Za-z_$.][\w$.\-]*|%\d+|\^bb\d+|#[A-Za-z_]+\d+|#\d+\b/g;
+  function canonSSA(s) {
+    var seen = new Map();
+    return s.replace(SSA, function (m) {
+      var v = seen.get(m);
+      if (v === undefined) {
+        var kind = m.charAt(0) === '#' ? m.replace(/\d+$/, '') : m.charAt(0) === '^' ? '^bb' : '%';
+        v = kind + '\u0000' + seen.size;
+        seen.set(m, v);
+      }
+      return v;
+    });
+  }
+  function renumberedOnly(x, y) { return x !== y && canonSSA(x) === canonSSA(y); }
+
   // Changed character spans of a line pair, on word granularity.
   function intraline(x, y) {
     var ws = x !== y && x.replace(/\s+/g, '') === y.replace(/\s+/g, '');
+    var rn = !ws && renumberedOnly(x, y);
     var px = tokens(x), py = tokens(y);
     var tx = [], ty = [], i;
     for (i = 0; i + 1 < px.length; i++) tx.push(x.slice(px[i], px[i + 1]));
@@ -133,7 +154,7 @@ var LTDiff = (function () {
       var AB = intern(tx, ty);
       solve(AB[0], 0, tx.length, AB[1], 0, ty.length, ma, mb);
     }
-    return { a: spans(px, ma), b: spans(py, mb), ws: ws };
+    return { a: spans(px, ma), b: spans(py, mb), ws: ws, rn: rn };
   }
   function solveTrimOnly(a, b, ma, mb) {
     var s = 0, ea = a.length, eb = b.length;
@@ -152,5 +173,5 @@ var LTDiff = (function () {
     return out;
   }
 
-  return { lines: lines, intraline: intraline };
+  return { lines: lines, intraline: intraline, renumberedOnly: renumberedOnly, canonSSA: canonSSA };
 })();

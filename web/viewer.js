@@ -331,11 +331,23 @@
     LTDiff.lines(la, lb).forEach(function (op) {
       var ap = op[1] + a0, al = op[2], bp = op[3] + b0, bl = op[4];
       if (op[0] === 'e') { for (var k = 0; k < al; k++) rows.push({ k: 'e', l: ap + k, r: bp + k }); return; }
-      // Pair a change block's lines by position: both columns stay monotone.
-      for (var j = 0; j < Math.max(al, bl); j++)
-        rows.push({ k: 'c', l: j < al ? ap + j : -1, r: j < bl ? bp + j : -1 });
+      // Inside a change block, first line up the lines that are equal up to
+      // SSA renumbering (a diff of their canonical forms), so renumbered
+      // lines face each other and render as noise; pair the rest by
+      // position. Both columns stay monotone.
+      if (al && bl && al + bl <= 4000) {
+        var ca = la.slice(op[1], op[1] + al).map(LTDiff.canonSSA);
+        var cb = lb.slice(op[3], op[3] + bl).map(LTDiff.canonSSA);
+        LTDiff.lines(ca, cb).forEach(function (q) { pairByPosition(rows, ap + q[1], q[2], bp + q[3], q[4]); });
+        return;
+      }
+      pairByPosition(rows, ap, al, bp, bl);
     });
     return rows;
+  }
+  function pairByPosition(rows, ap, al, bp, bl) {
+    for (var j = 0; j < Math.max(al, bl); j++)
+      rows.push({ k: 'c', l: j < al ? ap + j : -1, r: j < bl ? bp + j : -1 });
   }
   function initialFolds(rows) {
     var folds = [], i = 0;
@@ -380,7 +392,7 @@
       var idx = which === 'l' ? row.l : row.r, ls = which === 'l' ? A.lines : B.lines, lang = which === 'l' ? la : lb;
       if (idx < 0) return '<span class="ln"></span><span class="sg"></span><span class="tx"></span>';
       var pend = S.align && which === 'l' && S.align.left === idx ? ' pending' : '';
-      var sign = cls === 'del' ? '−' : cls === 'add' ? '+' : cls === 'ws' ? '~' : '';
+      var sign = cls === 'del' ? '−' : cls === 'add' ? '+' : cls === 'ws' ? '~' : cls === 'rn' ? '≈' : '';
       return '<span class="ln' + pend + '" data-side="' + which + '" data-line="' + idx + '">' + (idx + 1) + '</span>' +
         '<span class="sg ' + cls + '">' + sign + '</span><span class="tx ' + cls + '">' + hiText(ls[idx], lang, spans) + '</span>';
     }
@@ -394,8 +406,9 @@
       if (row.k === 'e') return '<div class="' + cls + '" data-row="' + ri + '">' + side(row, 'l', '') + side(row, 'r', '') + '</div>';
       if (row.l >= 0 && row.r >= 0) {
         if (!row.il) row.il = LTDiff.intraline(A.lines[row.l], B.lines[row.r]);
-        var c = row.il.ws ? 'ws' : null;
-        return '<div class="' + cls + (row.il.ws ? ' wsrow' : '') + '" data-row="' + ri + '">' + side(row, 'l', c || 'del', row.il.a) + side(row, 'r', c || 'add', row.il.b) + '</div>';
+        var c = row.il.ws ? 'ws' : row.il.rn ? 'rn' : null;
+        var title = row.il.rn ? ' title="SSA renumbering only: equal once value names are renumbered"' : '';
+        return '<div class="' + cls + (row.il.ws ? ' wsrow' : row.il.rn ? ' rnrow' : '') + '" data-row="' + ri + '"' + title + '>' + side(row, 'l', c || 'del', row.il.a) + side(row, 'r', c || 'add', row.il.b) + '</div>';
       }
       return '<div class="' + cls + '" data-row="' + ri + '">' + side(row, 'l', 'del') + side(row, 'r', 'add') + '</div>';
     };
