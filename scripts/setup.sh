@@ -14,7 +14,7 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev zlib1g-dev
       libgtest-dev libbenchmark-dev)
 if [ "$what" = test ]; then
-  pkgs+=(chromium diffutils strace)
+  pkgs+=(chromium diffutils patch strace)
   command -v node >/dev/null || pkgs+=(nodejs npm)
 fi
 missing=()
