@@ -31,19 +31,49 @@ std::pair<std::uint64_t, std::uint64_t> hash_of(const SnapshotData &d) {
 }
 }  // namespace
 
+namespace {
+// JSON string literal for one IR line. Hand-written because this runs over
+// every inserted line of every snapshot, where building nlohmann::json values
+// and serialising them was the largest cost of the report. Bytes >= 0x80 pass
+// through; the viewer decodes with TextDecoder, which replaces invalid UTF-8.
+void append_json_string(std::string &out, std::string_view s) {
+  static const char *hex = "0123456789abcdef";
+  out.push_back('"');
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (c < 0x20) {
+      out += "\\u00";
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    } else {
+      out.push_back(ch);
+    }
+  }
+  out.push_back('"');
+}
+}  // namespace
+
+// [[keep, drop, [inserted lines...]], ...]
 std::string line_delta(std::string_view base, std::string_view text) {
   auto a = pieces(base), b = pieces(text);
-  nlohmann::json groups = nlohmann::json::array();
   // The shared diff gives a near-minimal script even when edits are scattered
   // (renumbered SSA names), where a prefix/suffix trim would store everything.
   auto ops = diff::diff_lines(a, b);
+  std::string out = "[";
   std::uint32_t keep = 0, drop = 0;
-  nlohmann::json ins = nlohmann::json::array();
-  bool open = false;
+  std::string ins;
+  bool open = false, first = true;
   auto flush = [&] {
-    if (open) groups.push_back(nlohmann::json::array({keep, drop, std::move(ins)}));
+    if (open) {
+      if (!first) out.push_back(',');
+      first = false;
+      out += '[' + std::to_string(keep) + ',' + std::to_string(drop) + ",[" + ins + "]]";
+    }
     keep = drop = 0;
-    ins = nlohmann::json::array();
+    ins.clear();
     open = false;
   };
   for (const auto &op : ops) {
@@ -54,12 +84,16 @@ std::string line_delta(std::string_view base, std::string_view text) {
       drop += op.a_len;
       open = true;
     } else {
-      for (std::uint32_t j = 0; j < op.b_len; ++j) ins.push_back(b[op.b_pos + j]);
+      for (std::uint32_t j = 0; j < op.b_len; ++j) {
+        if (!ins.empty()) ins.push_back(',');
+        append_json_string(ins, b[op.b_pos + j]);
+      }
       open = true;
     }
   }
   flush();
-  return groups.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out.push_back(']');
+  return out;
 }
 
 int ReportData::find(const Snapshot &s) const {

@@ -148,6 +148,9 @@ TEST(HtmlData, DeltaRebuildsTheText) {
       {"", numbered(3)},
       {numbered(3), ""},
       {"a\nb\nc\n", "c\nb\na\n"},
+      // JSON-special bytes in inserted lines: quotes, backslashes, controls.
+      {"a\n", std::string("loc(\"k.py\":1:2) \\n \t tab \x01 \x1f end\nq\"\\\"\n")},
+      {"a\n", std::string("nul \0 inside\n", 14)},
   };
   for (const auto &[a, b] : cases) EXPECT_EQ(apply_delta(a, report::line_delta(a, b)), b) << a << "|" << b;
 }
