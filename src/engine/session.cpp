@@ -245,9 +245,8 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
     path = co.value();
     std::string k(kernel);
     auto it = std::find(codegen_kernels_.begin(), codegen_kernels_.end(), k);
+    size_t nth = it - codegen_kernels_.begin();
     if (it == codegen_kernels_.end()) codegen_kernels_.push_back(k);
-    size_t nth = std::find(codegen_kernels_.begin(), codegen_kernels_.end(), k) -
-                 codegen_kernels_.begin();
     if (nth > 0) {
       size_t dot = path.find_last_of('.');
       size_t slash = path.find_last_of('/');
