@@ -28,6 +28,10 @@ await run('security', async (ctx) => {
 
   const n = await page.evaluate(() => window.__lt.order.length);
   for (let i = 0; i < n; i++) {
+    // A diff pass's buttons start enabled and are disabled once its texts are
+    // decoded, so decide which to click only after the pass has rendered.
+    const cur = await page.evaluate(() => window.__lt.cur);
+    await page.waitForFunction((c) => document.documentElement.dataset.rendered === String(c), cur);
     for (const b of await page.$$('.toggle-ir, button:has-text("Show all context")')) if (await b.isEnabled()) await b.click();
     await page.waitForTimeout(30);
     await page.keyboard.press('j');
