@@ -11,7 +11,7 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 pkgs=(cmake ninja-build g++ pkg-config git python3
       llvm-22-dev libmlir-22-dev mlir-22-tools clang-22
-      libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev zlib1g-dev
+      libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libdeflate-dev libzstd-dev zlib1g-dev
       libgtest-dev libbenchmark-dev)
 if [ "$what" = test ]; then
   pkgs+=(chromium diffutils patch strace)

@@ -4,6 +4,7 @@
 #include "report/html_codec.h"
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 namespace lowertrace::report {
@@ -25,6 +26,17 @@ std::vector<std::string_view> pieces(std::string_view t) {
   }
 }
 
+// Newlines in t (memchr is vectorised in libc; a byte loop was not).
+size_t count_lines(std::string_view t) {
+  size_t n = 0;
+  const char *p = t.data(), *end = p + t.size();
+  while (p < end && (p = static_cast<const char *>(std::memchr(p, '\n', end - p)))) {
+    ++n;
+    ++p;
+  }
+  return n;
+}
+
 std::pair<std::uint64_t, std::uint64_t> hash_of(const SnapshotData &d) {
   if (d.hash_hi || d.hash_lo) return {d.hash_hi, d.hash_lo};
   return {std::hash<std::string>{}(d.text), d.text.size()};
@@ -39,19 +51,22 @@ namespace {
 void append_json_string(std::string &out, std::string_view s) {
   static const char *hex = "0123456789abcdef";
   out.push_back('"');
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
+  size_t run = 0;  // start of the pending run of bytes that need no escape
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c != '"' && c != '\\' && c >= 0x20) continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     if (c == '"' || c == '\\') {
       out.push_back('\\');
-      out.push_back(ch);
-    } else if (c < 0x20) {
+      out.push_back(static_cast<char>(c));
+    } else {
       out += "\\u00";
       out.push_back(hex[c >> 4]);
       out.push_back(hex[c & 15]);
-    } else {
-      out.push_back(ch);
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out.push_back('"');
 }
 }  // namespace
@@ -70,7 +85,13 @@ std::string line_delta(std::string_view base, std::string_view text) {
     if (open) {
       if (!first) out.push_back(',');
       first = false;
-      out += '[' + std::to_string(keep) + ',' + std::to_string(drop) + ",[" + ins + "]]";
+      out.push_back('[');
+      out += std::to_string(keep);
+      out.push_back(',');
+      out += std::to_string(drop);
+      out += ",[";
+      out += ins;
+      out += "]]";
     }
     keep = drop = 0;
     ins.clear();
@@ -104,13 +125,18 @@ int ReportData::find(const Snapshot &s) const {
   return -1;
 }
 
-int ReportData::ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh) {
+int ReportData::ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh,
+                    int inserted_lines) {
   if (!s) return -1;
   if (int k = find(s); k >= 0) return k;
   Stored st;
   st.key = static_cast<int>(stored_.size());
   st.snap = s;
   int bk = base ? find(base) : -1;
+  // When most lines were inserted the delta would be rejected below anyway;
+  // the caller's +/- counts let us skip computing it.
+  if (bk >= 0 && inserted_lines >= 0 && 2 * static_cast<size_t>(inserted_lines) > count_lines(s->text))
+    bk = -1;
   if (bk >= 0 && stored_[bk].chain + 1 < kMaxChain && !s->text.empty()) {
     std::string delta = line_delta(stored_[bk].snap->text, s->text);
     // A delta that carries most of the text is no cheaper than the text itself.
@@ -129,7 +155,7 @@ int ReportData::ref(const Snapshot &s, const Snapshot &base, std::vector<int> *f
 
 nlohmann::json ReportData::record_json(const LowerRecord &r, std::vector<int> *fresh) {
   int b = ref(r.before, nullptr, fresh);
-  int a = ref(r.after, r.before, fresh);
+  int a = ref(r.after, r.before, fresh, r.changed ? r.add_lines : -1);
   nlohmann::json j = {{"i", r.index},     {"p", r.phase},      {"n", r.name},
                       {"s", r.status},    {"c", r.changed},    {"a", r.add_lines},
                       {"d", r.del_lines}, {"dp", r.depth},     {"pi", r.parent_index},

@@ -36,7 +36,10 @@ public:
   // Stores `s` (once) and returns its key, or -1 for no snapshot. `base`, when
   // already stored, is the preferred delta base. Newly stored keys are appended
   // to `fresh` so a chunk can carry exactly what it introduced.
-  int ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh = nullptr);
+  // `inserted_lines`, when known (>= 0), is how many lines of `s` are new
+  // against `base`; when that is most of `s`, it is stored whole.
+  int ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh = nullptr,
+          int inserted_lines = -1);
 
   const Stored &stored(int key) const { return stored_.at(static_cast<size_t>(key)); }
   size_t size() const { return stored_.size(); }

@@ -26,8 +26,11 @@ std::string csp(bool live) {
   // Nothing may load except the viewer itself (and, while live, the chunk files
   // beside the page). Data URLs only for the favicon-less page's nothing.
   std::string c = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src data:; ";
-  c += "style-src " + codec::csp_hash(web::viewer_css) + "; ";
-  c += "script-src " + codec::csp_hash(script_text());
+  // The assets are fixed at build time: hash them once per process.
+  static const std::string style = codec::csp_hash(web::viewer_css);
+  static const std::string script = codec::csp_hash(script_text());
+  c += "style-src " + style + "; ";
+  c += "script-src " + script;
   if (live) c += " 'self' file:";
   return c;
 }

@@ -15,7 +15,6 @@
 namespace lowertrace::mlir {
 
 using ::mlir::Operation;
-using ::mlir::OperationFingerPrint;
 using ::mlir::Pass;
 
 namespace {
@@ -33,6 +32,20 @@ std::string strip_options(const std::string &s) {
   }
   return out;
 }
+
+// llvm::raw_string_ostream is unbuffered: every token the printer emits
+// became a virtual call and a string append, a large share of the cost of a
+// snapshot. This one buffers 64 KiB at a time.
+class BufferedStringStream final : public llvm::raw_ostream {
+public:
+  explicit BufferedStringStream(std::string &out) : out_(out) { SetBufferSize(1 << 16); }
+  ~BufferedStringStream() override { flush(); }
+
+private:
+  void write_impl(const char *p, size_t n) override { out_.append(p, n); }
+  uint64_t current_pos() const override { return out_.size(); }
+  std::string &out_;
+};
 
 std::string join(const std::vector<std::string_view> &parts) {
   size_t n = 0;
@@ -93,12 +106,22 @@ std::string TraceInstrumentation::take_errors() {
   return out;
 }
 
-Snapshot TraceInstrumentation::snapshot(Operation *op, const OperationFingerPrint &fp, bool local) {
-  auto it = cache_.find(op);
-  if (it != cache_.end() && it->second.fp == fp && it->second.local == local) return it->second.snap;
-  std::string text;
+Snapshot TraceInstrumentation::snapshot(Operation *op, const Fingerprint &fp, bool local) {
+  size_t hint = 0;
   {
-    llvm::raw_string_ostream os(text);
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    auto it = cache_.find(op);
+    if (it != cache_.end()) {
+      if (it->second.fp == fp && it->second.local == local) return it->second.snap;
+      hint = it->second.snap->text.size();
+    }
+  }
+  // Printed without holding a lock: worker threads print their own ops.
+  std::string text;
+  // The next print of an op is usually about as long as its last one.
+  if (hint) text.reserve(hint + hint / 8);
+  {
+    BufferedStringStream os(text);
     // The pass manager has verified the IR we print (after parsing or after
     // the previous pass); verifying it again per print would double the cost.
     ::mlir::OpPrintingFlags flags;
@@ -107,7 +130,10 @@ Snapshot TraceInstrumentation::snapshot(Operation *op, const OperationFingerPrin
     op->print(os, flags);
     os << "\n";
   }
+  // Snapshots live as long as the session: do not keep growth slack.
+  if (text.capacity() > text.size() + text.size() / 4) text.shrink_to_fit();
   Snapshot s = session_->intern(std::move(text));
+  std::lock_guard<std::mutex> lock(cache_mu_);
   cache_.insert_or_assign(op, Cached{fp, s, local});
   return s;
 }
@@ -153,27 +179,37 @@ unsigned TraceInstrumentation::ordinal_in(Frame &parent, Operation *op) {
 // Fingerprinting walks the whole op; the one taken right after a pass is
 // still valid for the next pass on the same op on the same thread, provided
 // nothing else happened on that thread in between (any other event clears it).
-OperationFingerPrint TraceInstrumentation::fingerprint_before(Operation *op) {
-  auto it = last_after_.find(llvm::get_threadid());
-  if (it != last_after_.end() && it->second.op == op) {
-    OperationFingerPrint fp = it->second.fp;
-    last_after_.erase(it);
-    return fp;
+// Both are called without mu_: a thread only fingerprints ops it is running on.
+Fingerprint TraceInstrumentation::fingerprint_before(Operation *op) {
+  {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    auto it = last_after_.find(llvm::get_threadid());
+    if (it != last_after_.end()) {
+      bool same = it->second.op == op;
+      Fingerprint fp = it->second.fp;
+      last_after_.erase(it);
+      if (same) return fp;
+    }
   }
-  last_after_.erase(llvm::get_threadid());
-  return OperationFingerPrint(op);
+  return fingerprint(op);
 }
 
-OperationFingerPrint TraceInstrumentation::fingerprint_after(Operation *op) {
-  OperationFingerPrint fp(op);
+Fingerprint TraceInstrumentation::fingerprint_after(Operation *op) {
+  Fingerprint fp = fingerprint(op);
+  std::lock_guard<std::mutex> lock(cache_mu_);
   last_after_.insert_or_assign(llvm::get_threadid(), LastAfter{op, fp});
   return fp;
 }
 
+void TraceInstrumentation::forget_last_after() {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  last_after_.erase(llvm::get_threadid());
+}
+
 void TraceInstrumentation::runBeforePipeline(std::optional<::mlir::OperationName> name,
                                              const PipelineParentInfo &parent) {
+  forget_last_after();
   std::lock_guard<std::mutex> lock(mu_);
-  last_after_.erase(llvm::get_threadid());
   auto ctx = std::make_unique<PipelineCtx>();
   ctx->parent = find_frame(parent.parentThreadID, parent.parentPass);
   ctx->anchor = name ? name->getStringRef().str() : std::string("any");
@@ -182,8 +218,8 @@ void TraceInstrumentation::runBeforePipeline(std::optional<::mlir::OperationName
 
 void TraceInstrumentation::runAfterPipeline(std::optional<::mlir::OperationName>,
                                             const PipelineParentInfo &) {
+  forget_last_after();
   std::lock_guard<std::mutex> lock(mu_);
-  last_after_.erase(llvm::get_threadid());
   Stack &st = stack_of(llvm::get_threadid());
   // Pop the innermost pipeline (and anything a failure left above it).
   while (!st.empty()) {
@@ -195,15 +231,15 @@ void TraceInstrumentation::runAfterPipeline(std::optional<::mlir::OperationName>
 
 void TraceInstrumentation::runBeforePass(Pass *pass, Operation *op) {
   if (std::string_view(pass->getArgument()) == kCodegenPassArgument) return;  // it records itself
-  std::lock_guard<std::mutex> lock(mu_);
-  Stack &st = stack_of(llvm::get_threadid());
   auto f = std::make_unique<Frame>();
   f->pass = pass;
   f->op = op;
   f->start = Clock::now();
-  OperationFingerPrint fp = fingerprint_before(op);
+  Fingerprint fp = fingerprint_before(op);
   f->fp_before = fp;
 
+  std::unique_lock<std::mutex> lock(mu_);
+  Stack &st = stack_of(llvm::get_threadid());
   PipelineCtx *ctx = nullptr;
   for (auto i = st.rbegin(); i != st.rend(); ++i) {
     if (i->ctx) { ctx = i->ctx.get(); break; }
@@ -240,30 +276,42 @@ void TraceInstrumentation::runBeforePass(Pass *pass, Operation *op) {
   }
   Node *node = parent_node->child(ctx->anchor, ctx->next_pos++);
   if (node->name.empty()) node->name = pass_name(pass, &node->detail, &node->pipeline_text);
-  node->entries.push_back(Node::Entry{ctx->order, snapshot(op, fp, true), nullptr, false, 0});
+  node->entries.push_back(Node::Entry{ctx->order, nullptr, nullptr, false, 0});
   f->node = node;
   f->order = ctx->order;
   f->entry_slot = node->entries.size() - 1;  // an index: the vector may grow
   st.push_back(Item{std::move(f), nullptr});
+  // Print outside the lock, so that threads tracing different ops overlap.
+  size_t slot = node->entries.size() - 1;
+  lock.unlock();
+  Snapshot before = snapshot(op, fp, true);
+  lock.lock();
+  node->entries[slot].before = std::move(before);
 }
 
 void TraceInstrumentation::runAfterPass(Pass *pass, Operation *op) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   Stack &st = stack_of(llvm::get_threadid());
   if (st.empty() || !st.back().frame || st.back().frame->pass != pass) return;
   std::unique_ptr<Frame> f = std::move(st.back().frame);
   st.pop_back();
   if (f->root) return end_top_level(*f, op, false);
   if (!f->node || f->entry_slot == SIZE_MAX) return;
+  double ms = std::chrono::duration<double, std::milli>(Clock::now() - f->start).count();
+  // Fingerprint and print outside the lock (see runBeforePass).
+  lock.unlock();
+  Fingerprint fp = fingerprint_after(op);
+  bool same = f->fp_before && fp == *f->fp_before;
+  Snapshot after = same ? nullptr : snapshot(op, fp, true);
+  lock.lock();
   Node::Entry &e = f->node->entries[f->entry_slot];
-  OperationFingerPrint fp = fingerprint_after(op);
-  e.after = (f->fp_before && fp == *f->fp_before) ? e.before : snapshot(op, fp, true);
-  e.ms = std::chrono::duration<double, std::milli>(Clock::now() - f->start).count();
+  e.after = same ? e.before : std::move(after);
+  e.ms = ms;
 }
 
 void TraceInstrumentation::runAfterPassFailed(Pass *pass, Operation *op) {
+  forget_last_after();
   std::lock_guard<std::mutex> lock(mu_);
-  last_after_.erase(llvm::get_threadid());
   Stack &st = stack_of(llvm::get_threadid());
   // Find the frame; a failure may leave inner items (pipelines) above it.
   while (!st.empty() && !(st.back().frame && st.back().frame->pass == pass)) st.pop_back();
@@ -304,7 +352,7 @@ void TraceInstrumentation::end_top_level(Frame &f, Operation *op, bool failed) {
     session_->fail_pass(f.session_index, message);
     return;
   }
-  OperationFingerPrint fp = fingerprint_after(op);
+  Fingerprint fp = fingerprint_after(op);
   bool top = op->getParentOp() == nullptr;
   // Unchanged fingerprint: the cache returns the before-snapshot unprinted.
   session_->end_pass(f.session_index, snapshot(op, fp, !top));

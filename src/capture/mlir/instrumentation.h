@@ -7,10 +7,11 @@
 // ends. That makes the records independent of thread scheduling.
 //
 // Printing is the expensive part, so every op's IR is fingerprinted first
-// (mlir::OperationFingerPrint): an unchanged op reuses its last snapshot and a
+// (capture/mlir/fingerprint.h): an unchanged op reuses its last snapshot and a
 // no-op pass is detected without printing anything.
 #pragma once
 
+#include "capture/mlir/fingerprint.h"
 #include "lowertrace/session.h"
 
 #include <mlir/IR/Diagnostics.h>
@@ -74,7 +75,7 @@ private:
     int session_index = -1;        // top-level passes only
     std::unique_ptr<Node> root;    // top-level passes own their subtree
     Order order;
-    std::optional<::mlir::OperationFingerPrint> fp_before;
+    std::optional<Fingerprint> fp_before;
     Clock::time_point start;
     std::unordered_map<::mlir::Operation *, unsigned> child_order;  // lazily built
     bool child_order_built = false;
@@ -94,31 +95,33 @@ private:
 
   Stack &stack_of(uint64_t tid) { return threads_[tid]; }
   Frame *find_frame(uint64_t tid, ::mlir::Pass *pass);
-  Snapshot snapshot(::mlir::Operation *op, const ::mlir::OperationFingerPrint &fp, bool local);
+  Snapshot snapshot(::mlir::Operation *op, const Fingerprint &fp, bool local);
   std::string pass_name(::mlir::Pass *pass, std::string *detail, std::string *pipeline);
   unsigned ordinal_in(Frame &parent, ::mlir::Operation *op);
   void end_top_level(Frame &f, ::mlir::Operation *op, bool failed);
   void emit(Node &node, const std::string &message);
   std::string take_errors();
-  ::mlir::OperationFingerPrint fingerprint_before(::mlir::Operation *op);
-  ::mlir::OperationFingerPrint fingerprint_after(::mlir::Operation *op);
+  Fingerprint fingerprint_before(::mlir::Operation *op);
+  Fingerprint fingerprint_after(::mlir::Operation *op);
+  void forget_last_after();
 
   std::shared_ptr<Session> session_;
   std::optional<Session::PhaseScope> phase_;  // declared after session_: dies first
   ::mlir::MLIRContext *ctx_;
   ::mlir::DiagnosticEngine::HandlerID handler_ = 0;
-  std::mutex mu_;
+  std::mutex mu_;  // the stacks and nodes; never held while printing nested ops
   std::unordered_map<uint64_t, Stack> threads_;
+  std::mutex cache_mu_;  // cache_ and last_after_
   // Last snapshot per op, valid while the op's fingerprint is unchanged.
   struct Cached {
-    ::mlir::OperationFingerPrint fp;
+    Fingerprint fp;
     Snapshot snap;
     bool local;
   };
   std::unordered_map<::mlir::Operation *, Cached> cache_;
   struct LastAfter {
     ::mlir::Operation *op;
-    ::mlir::OperationFingerPrint fp;
+    Fingerprint fp;
   };
   std::unordered_map<uint64_t, LastAfter> last_after_;  // per thread
   std::mutex diag_mu_;
