@@ -37,6 +37,10 @@ struct SessionOptions {
   // runs). An importer, whose input survives a crash, turns it off and gets
   // only the final report.
   bool live_report = true;
+  // Write console lines in batches instead of one write per line. For an
+  // importer, which has no compiler output to interleave with; tens of
+  // thousands of records otherwise cost as many syscalls.
+  bool batch_console = false;
 };
 
 class Session {
@@ -124,6 +128,7 @@ private:
   std::vector<const LowerRecord *> all_;             // the same, as sinks see them
   std::vector<int> stack_;                          // open passes, innermost last
   std::vector<std::shared_ptr<Sink>> sinks_;
+  std::shared_ptr<Sink> console_;  // one of sinks_, finished after the others
   std::string phase_ = "unscoped";
   std::vector<std::pair<std::string, int>> phase_counts_;
   std::unordered_map<int, std::chrono::steady_clock::time_point> starts_;

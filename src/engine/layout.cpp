@@ -5,6 +5,7 @@
 #include "util/fs.h"
 #include "util/log.h"
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -87,15 +88,18 @@ public:
 
   void on_record(const RunInfo &run, const LowerRecord &rec,
                  const std::vector<const LowerRecord *> &) override {
+    std::string dir = run.run_dir + "/" + util::sanitize_component(rec.phase);
+    Job before{dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)};
     std::lock_guard<std::mutex> lock(mu_);
     if (broken_) return;
-    std::string dir = run.run_dir + "/" + util::sanitize_component(rec.phase);
-    q_.push_back(Job{dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)});
+    q_.push_back(std::move(before));
     // A failed pass has no after-text; its record says so.
     if (rec.status != STATUS_FAILED)
       q_.push_back(Job{dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
     if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
-    cv_.notify_one();
+    // Wake the worker only when it waits: a busy one takes the whole queue
+    // on its next round, and a wake-up per record was a futex call per record.
+    if (waiting_) cv_.notify_one();
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
@@ -118,14 +122,21 @@ private:
 
   void work() {
     std::unique_lock<std::mutex> lock(mu_);
+    std::deque<Job> batch;
     for (;;) {
+      waiting_ = true;
       cv_.wait(lock, [this] { return stop_ || !q_.empty(); });
+      waiting_ = false;
       if (q_.empty()) return;  // stop_ and nothing left
-      Job job = std::move(q_.front());
-      q_.pop_front();
+      batch.swap(q_);
       busy_ = true;
       lock.unlock();
-      std::string err = write(job);
+      std::string err;
+      for (const Job &job : batch) {
+        err = write(job);
+        if (!err.empty()) break;
+      }
+      batch.clear();
       lock.lock();
       busy_ = false;
       if (!err.empty() && !broken_) fail(err);
@@ -139,11 +150,17 @@ private:
     if (!job.snap) return "";
     if (made_.insert(job.dir).second)
       if (std::string err = util::make_dirs(job.dir); !err.empty()) return err;
-    // Never write through an existing name: it may be a hard link to another file.
-    ::unlink(job.path.c_str());
+    // Names are unique within a run folder, so the link or create normally
+    // succeeds at once. Never write through an existing name: it may be a
+    // hard link to another file; replace it instead.
     auto it = first_path_.find(job.snap->id);
-    if (it != first_path_.end() && ::link(it->second.c_str(), job.path.c_str()) == 0) return "";
-    if (std::string err = util::write_file(job.path, job.snap->text); !err.empty()) return err;
+    if (it != first_path_.end()) {
+      if (::link(it->second.c_str(), job.path.c_str()) == 0) return "";
+      if (errno == EEXIST && ::unlink(job.path.c_str()) == 0 &&
+          ::link(it->second.c_str(), job.path.c_str()) == 0)
+        return "";
+    }
+    if (std::string err = util::create_file(job.path, job.snap->text); !err.empty()) return err;
     first_path_.emplace(job.snap->id, job.path);
     return "";
   }
@@ -157,7 +174,7 @@ private:
   std::condition_variable cv_, idle_cv_;
   std::deque<Job> q_;
   std::thread worker_;
-  bool stop_ = false, busy_ = false, broken_ = false;
+  bool stop_ = false, busy_ = false, broken_ = false, waiting_ = false;
   std::unordered_map<std::uint32_t, std::string> first_path_;
   std::unordered_set<std::string> made_;
 };

@@ -14,6 +14,8 @@
 #include "util/log.h"
 
 #include <algorithm>
+#include <system_error>
+#include <thread>
 #include <chrono>
 #include <errno.h>
 #include <exception>
@@ -53,7 +55,8 @@ Session::Session(SessionOptions opts, Config cfg)
   if (opts.install_default_sinks) {
     sinks_.push_back(layout::make_layout_sink());  // raw files in every mode
     if (wants_html(cfg_.mode)) sinks_.push_back(report::make_html_sink(opts.live_report));
-    sinks_.push_back(report::make_terminal_sink(cfg_.mode));
+    console_ = report::make_terminal_sink(cfg_.mode, opts.batch_console);
+    sinks_.push_back(console_);
   }
 }
 
@@ -326,15 +329,30 @@ void Session::finish(std::string_view error) {
   finished_ = true;
   const auto &all = all_;
   std::string err(error);
-  for (auto &s : sinks_) {
+  auto finish_one = [&](Sink &s) {
     try {
-      s->on_finish(run_, all, err);
+      s.on_finish(run_, all, err);
     } catch (const std::exception &e) {
       util::warn(std::string("trace sink failed: ") + e.what());
     } catch (...) {
       util::warn("trace sink failed");
     }
+  };
+  // The sinks' final work is independent (raw files + trace.json, the
+  // report, a caller's sink) and, for a large import, most of the run's tail:
+  // do it side by side. The console goes last: its closing line points at
+  // what the others wrote.
+  std::vector<std::thread> workers;
+  for (auto &s : sinks_) {
+    if (s == console_) continue;
+    try {
+      workers.emplace_back([&finish_one, s] { finish_one(*s); });
+    } catch (const std::system_error &) {
+      finish_one(*s);  // no thread to be had: finish it here
+    }
   }
+  for (auto &w : workers) w.join();
+  if (console_) finish_one(*console_);
 }
 
 std::vector<LowerRecord> Session::records() const {

@@ -56,13 +56,23 @@ namespace {
 
 class TerminalSink : public Sink {
 public:
-  explicit TerminalSink(Mode mode) : mode_(mode), color_(util::stderr_color()) {}
+  TerminalSink(Mode mode, bool batched)
+      : mode_(mode), color_(util::stderr_color()), batched_(batched) {}
+  ~TerminalSink() override { flush(); }
 
   void on_record(const RunInfo &, const LowerRecord &r,
                  const std::vector<const LowerRecord *> &) override {
-    util::info(pass_line(r, color_));
+    if (batched_) {
+      buf_ += util::kPrefix;
+      buf_ += pass_line(r, color_);
+      buf_ += '\n';
+      if (buf_.size() >= (1u << 16)) flush();
+    } else {
+      util::info(pass_line(r, color_));
+    }
     bool show = r.status == STATUS_CODEGEN || (r.status == STATUS_COMPLETED && r.changed);
     if (!wants_terminal(mode_) || !show) return;
+    flush();
     diff::UnifiedOptions opt;
     opt.context = 3;
     opt.color = color_;
@@ -76,6 +86,7 @@ public:
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
                  const std::string &error) override {
+    flush();
     int changed = 0, failed = 0, noop = 0;
     for (const LowerRecord *r : all) {
       if (r->status == STATUS_FAILED) ++failed;
@@ -90,12 +101,22 @@ public:
   }
 
 private:
+  void flush() {
+    if (buf_.empty()) return;
+    util::emit(buf_);
+    buf_.clear();
+  }
+
   Mode mode_;
   bool color_;
+  bool batched_;
+  std::string buf_;  // batched console lines not yet written
 };
 
 }  // namespace
 
-std::shared_ptr<Sink> make_terminal_sink(Mode mode) { return std::make_shared<TerminalSink>(mode); }
+std::shared_ptr<Sink> make_terminal_sink(Mode mode, bool batched) {
+  return std::make_shared<TerminalSink>(mode, batched);
+}
 
 }  // namespace lowertrace::report

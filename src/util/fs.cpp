@@ -41,6 +41,17 @@ std::string write_file(const std::string &path, std::string_view data) {
   return "";
 }
 
+std::string create_file(const std::string &path, std::string_view data) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EEXIST && ::unlink(path.c_str()) == 0)
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return errstr("cannot open", path);
+  std::string err = write_fd(fd, data);
+  if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
+  if (!err.empty()) return "cannot write " + path + ": " + err;
+  return "";
+}
+
 std::string atomic_write(const std::string &path, std::string_view data) {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   char suffix[32];

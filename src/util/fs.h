@@ -15,6 +15,11 @@ std::string atomic_write(const std::string &path, std::string_view data);
 // Plain (non-atomic) write; "" on success.
 std::string write_file(const std::string &path, std::string_view data);
 
+// Like write_file, but an existing `path` is replaced by a new file rather
+// than truncated, so that data is never written through a hard link. Costs
+// nothing extra when `path` does not exist yet (the usual case).
+std::string create_file(const std::string &path, std::string_view data);
+
 std::optional<std::string> read_file(const std::string &path);
 
 // mkdir -p; "" on success.

@@ -15,7 +15,7 @@ bool stderr_color() {
   return isatty(STDERR_FILENO) == 1;
 }
 
-static void emit(const std::string &s) {
+void emit(std::string_view s) {
   // One fwrite per line keeps lines whole when several threads report.
   std::fwrite(s.data(), 1, s.size(), stderr);
   std::fflush(stderr);

@@ -11,6 +11,8 @@ inline constexpr std::string_view kPrefix = "  [lower_trace] ";
 // otherwise only when stderr is a terminal.
 bool stderr_color();
 
+// Writes text to stderr as is, in one write (the caller formats the lines).
+void emit(std::string_view text);
 // Writes kPrefix + line + '\n' to stderr in one write.
 void info(std::string_view line);
 // kPrefix + "WARNING: " + line, red when colour is on.

@@ -49,10 +49,13 @@ public:
     return s;
   }
 
+  const std::string &path() const { return path_; }
+
 private:
   int saved_;
   std::string path_;
 };
+
 
 nlohmann::json trace_of(const Session &s) {
   return nlohmann::json::parse(slurp(s.run().run_dir + "/trace.json"));
@@ -428,6 +431,47 @@ TEST(TerminalReport, TerminalModePrintsDiffsToStderrOnly) {
       "  [lower_trace] 2 records: 1 changed, 1 no-op, 0 failed\n";
   EXPECT_EQ(err.substr(0, expected.size()), expected) << err;
   EXPECT_NE(err.find("Raw trace files: "), std::string::npos);
+}
+
+// An importer batches its console lines; what it prints must not change.
+TEST(TerminalReport, BatchedConsoleWritesTheSameBytes) {
+  lt_test::EnvScope nc("NO_COLOR", "1");
+  auto run = [](bool batched, Mode mode, std::string *mid) {
+    TempDir dir;
+    Session s(SessionOptions{.script = "k", .batch_console = batched}, cfg_for(dir.path(), mode));
+    StderrCapture cap;
+    std::string text = "x\n";
+    for (int i = 0; i < 1200; ++i) {
+      int p = s.begin_pass("a_rather_long_pass_name_p" + std::to_string(i), s.intern(text));
+      if (i % 100 == 0) text += "line " + std::to_string(i) + "\n";
+      s.end_pass(p, s.intern(text));
+    }
+    std::fflush(stderr);
+    *mid = slurp(cap.path());
+    s.finish();
+    std::string out = cap.finish();
+    // The closing line names the run's own temp dir.
+    return out.substr(0, out.find(mode == Mode::Html ? "Final HTML report: " : "Raw trace files: "));
+  };
+  for (Mode mode : {Mode::Html, Mode::Terminal}) {
+    std::string mid_plain, mid_batched;
+    std::string plain = run(false, mode, &mid_plain);
+    std::string batched = run(true, mode, &mid_batched);
+    // EXPECT_TRUE, not EXPECT_EQ: a failure should not print megabytes.
+    EXPECT_TRUE(batched == plain) << "batched output differs (" << batched.size() << " vs "
+                                  << plain.size() << " bytes)";
+    EXPECT_NE(plain.find("unscoped/1100_a_rather_long_pass_name_p1100: CHANGED (+1/-0)"), std::string::npos);
+    EXPECT_NE(plain.find("unscoped/1199_a_rather_long_pass_name_p1199: NO-OP"), std::string::npos);
+    // Before finish: unbatched, every line is out; batched, a prefix of them
+    // (whole batches, or up to the last diff in terminal mode), never reordered.
+    EXPECT_TRUE(mid_plain + "  [lower_trace] 1200 records: 12 changed, 1188 no-op, 0 failed\n" +
+                    "  [lower_trace] " == plain);
+    EXPECT_TRUE(mid_batched == plain.substr(0, mid_batched.size()));
+    EXPECT_LT(mid_batched.size(), mid_plain.size());
+    if (mode == Mode::Html) {
+      EXPECT_GT(mid_batched.size(), 0u) << "a full batch goes out before the end";
+    }
+  }
 }
 
 TEST(TerminalReport, HtmlModePrintsLinesButNoDiff) {

@@ -67,6 +67,7 @@ ImportResult import_into_sessions(const ImportJob &job, const Config &cfg) {
     so.input = label;
     so.tool = job.tool;
     so.live_report = false;  // the dump survives a crash; write the report once
+    so.batch_console = true;
     return make_session_target(std::make_unique<Session>(so, cfg));
   };
   Importer imp(job.options, factory);
