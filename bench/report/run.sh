@@ -50,9 +50,11 @@ one synth-1000x10000 --passes 1000 --lines 10000
 if command -v strace >/dev/null; then
   echo
   out=$WORK/strace-100
-  LT_REPORT_STATS=1 strace -f -y -e trace=write -o "$out.strace" "$LT" synth-trace --out "$out" --passes 100 --lines 1300 >/dev/null 2>"$out.err"
+  # -ff: one file per thread, so no write is split into "unfinished"/"resumed"
+  # halves (the sinks finish on threads of their own).
+  LT_REPORT_STATS=1 strace -ff -y -e trace=write -o "$out.strace" "$LT" synth-trace --out "$out" --passes 100 --lines 1300 >/dev/null 2>"$out.err"
   counted=$(sed -E -n 's/.* ([0-9]+) bytes written.*/\1/p' "$out.err")
-  seen=$(grep -E 'write\([0-9]+<[^>]*(report\.html|report_data)' "$out.strace" | sed -E 's/.*= ([0-9]+)$/\1/' | awk '{s+=$1} END {print s+0}')
+  seen=$(cat "$out.strace".* | grep -E '^write\([0-9]+<[^>]*(report\.html|report_data)' | sed -E 's/.*= ([0-9]+)$/\1/' | awk '{s+=$1} END {print s+0}')
   echo "strace cross-check (100 x 1300): sink counter $counted bytes, write(2) to report files $seen bytes"
 fi
 
