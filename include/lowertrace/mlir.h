@@ -35,6 +35,12 @@ struct AttachOptions {
   std::string phase = "pipeline";
   // Use this session instead of starting one (e.g. to add a codegen record later).
   std::shared_ptr<Session> session;
+  // Whether the pass manager verifies the IR after every pass (the default;
+  // mlir-opt's --verify-each=0 turns it off). Verified IR is printed without
+  // verifying it again, which halves the cost of a snapshot; otherwise the
+  // printer checks first and prints IR a pass left invalid in generic form,
+  // as mlir-opt does, instead of handing it to a custom printer.
+  bool ir_verified = true;
 };
 
 // Adds the tracing instrumentation to `pm` when tracing is enabled (or when

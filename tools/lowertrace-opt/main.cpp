@@ -119,6 +119,7 @@ int main(int argc, char **argv) {
     opts.script = script;
     opts.input = input;
     opts.tool = "lowertrace-opt";
+    opts.ir_verified = base.shouldVerifyPasses();
     auto session = lowertrace::mlir::attach(pm, opts);
     if (codegen) {
       codegen->session = session;

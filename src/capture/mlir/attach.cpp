@@ -20,7 +20,8 @@ std::shared_ptr<Session> attach(::mlir::PassManager &pm, AttachOptions opts) {
   }
   if (!session->enabled()) return nullptr;
   pm.addInstrumentation(
-      std::make_unique<TraceInstrumentation>(session, pm.getContext(), opts.phase));
+      std::make_unique<TraceInstrumentation>(session, pm.getContext(), opts.phase,
+                                             opts.ir_verified));
   return session;
 }
 

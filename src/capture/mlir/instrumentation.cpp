@@ -71,8 +71,9 @@ TraceInstrumentation::Node *TraceInstrumentation::Node::child(const std::string 
 }
 
 TraceInstrumentation::TraceInstrumentation(std::shared_ptr<Session> session,
-                                           ::mlir::MLIRContext *ctx, std::string phase)
-    : session_(std::move(session)), ctx_(ctx) {
+                                           ::mlir::MLIRContext *ctx, std::string phase,
+                                           bool ir_verified)
+    : session_(std::move(session)), ctx_(ctx), ir_verified_(ir_verified) {
   if (!phase.empty()) phase_.emplace(session_->phase(phase));
   // Collect error text for failed records. Returning failure() passes the
   // diagnostic on to the tool's own handlers, so its output is unchanged.
@@ -122,10 +123,12 @@ Snapshot TraceInstrumentation::snapshot(Operation *op, const Fingerprint &fp, bo
   if (hint) text.reserve(hint + hint / 8);
   {
     BufferedStringStream os(text);
-    // The pass manager has verified the IR we print (after parsing or after
-    // the previous pass); verifying it again per print would double the cost.
+    // When the pass manager verifies the IR we print (after parsing or after
+    // the previous pass), verifying it again per print would double the cost.
+    // When it does not, the printer's check keeps invalid IR away from custom
+    // printers (it prints such IR in generic form, as mlir-opt does).
     ::mlir::OpPrintingFlags flags;
-    flags.assumeVerified();
+    if (ir_verified_) flags.assumeVerified();
     if (local) flags.useLocalScope();
     op->print(os, flags);
     os << "\n";

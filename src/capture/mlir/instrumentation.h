@@ -31,8 +31,10 @@ namespace lowertrace::mlir {
 class TraceInstrumentation : public ::mlir::PassInstrumentation {
 public:
   // `phase`: label for this pass manager's records ("" keeps the session's).
+  // `ir_verified`: the pass manager verifies after each pass, so snapshots
+  // may skip the printer's own verification.
   TraceInstrumentation(std::shared_ptr<Session> session, ::mlir::MLIRContext *ctx,
-                       std::string phase);
+                       std::string phase, bool ir_verified = true);
   ~TraceInstrumentation() override;
 
   void runBeforePipeline(std::optional<::mlir::OperationName> name,
@@ -108,6 +110,7 @@ private:
   std::shared_ptr<Session> session_;
   std::optional<Session::PhaseScope> phase_;  // declared after session_: dies first
   ::mlir::MLIRContext *ctx_;
+  bool ir_verified_;
   ::mlir::DiagnosticEngine::HandlerID handler_ = 0;
   std::mutex mu_;  // the stacks and nodes; never held while printing nested ops
   std::unordered_map<uint64_t, Stack> threads_;
