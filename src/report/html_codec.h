@@ -10,7 +10,7 @@
 
 namespace lowertrace::report::codec {
 
-// gzip (RFC 1952) of `data`, then standard base64. Empty on zlib failure.
+// gzip (RFC 1952) of `data`, then standard base64. Empty if compression fails.
 std::string gzip_base64(std::string_view data);
 
 std::string base64(std::string_view bytes);
