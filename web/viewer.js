@@ -21,9 +21,14 @@
 
   // ---------- data ----------
   function ingest(recs, snaps) {
-    (snaps || []).forEach(function (s) { S.snaps.set(s[0], { base: s[1], z: s[2] }); });
-    (recs || []).forEach(function (r) { S.recs.set(r.i, r); });
-    if (!S.dirty) { S.dirty = true; setTimeout(refresh, 0); }
+    // Records and snapshots are final when they arrive, so one seen before
+    // (a chunk loaded again) changes nothing and redraws nothing.
+    var fresh = false;
+    (snaps || []).forEach(function (s) {
+      if (!S.snaps.has(s[0])) { S.snaps.set(s[0], { base: s[1], z: s[2] }); fresh = true; }
+    });
+    (recs || []).forEach(function (r) { if (!S.recs.has(r.i)) { S.recs.set(r.i, r); fresh = true; } });
+    if (fresh && !S.dirty) { S.dirty = true; setTimeout(refresh, 0); }
   }
   window.__ltChunk = function (c) { ingest(c.recs, c.snaps); };
   // Test hook: the full text of a snapshot, as the copy buttons produce it.
@@ -139,6 +144,7 @@
     $('hdr-input').title = bits.join('\n');
     document.title = 'lowertrace: ' + (run.script || run.input || 'report');
     $('hdr-live').hidden = !meta.live;
+    if (S.liveEnded) $('hdr-live').textContent = 'run finished: reload for the final report';
     if (meta.error) { $('run-error').hidden = false; $('run-error').textContent = 'Run ended with an error: ' + meta.error; }
     if (!S.phase || S.phases.indexOf(S.phase) < 0) S.phase = S.phases[0] || null;
     buildTabs(); buildSummary(); buildSidebar();
@@ -672,7 +678,15 @@
         var got = res.indexOf(false); if (got < 0) got = res.length;
         next += got;
         batchSize = got === res.length ? BATCH : 1;
-        if (got === res.length) pump(); else setTimeout(pump, 1500);
+        if (got === res.length) return pump();
+        // At the end of what is there. A run that finishes writes the final
+        // report and removes its chunk folder: when even chunk 0 is gone,
+        // stop polling and say so (loading it again is a no-op otherwise).
+        load(dir, 0).then(function (alive) {
+          if (alive) { setTimeout(pump, 1500); return; }
+          S.liveEnded = true;
+          refresh();
+        });
       });
     }
     pick(0);

@@ -32,6 +32,25 @@ await run('crash', async (ctx) => {
     }
   }
 
+  // A live page left open while its run finishes: the run writes the final
+  // report and removes its chunk folder; the page stops polling and says so.
+  // Until then it keeps polling without redrawing the passes it has.
+  {
+    const t = synth(['--passes', '20', '--lines', '200', '--kill-after', '6']);
+    const page = await open(ctx, t.report);
+    check(await waitRecs(page, 6), 'live page lists the 6 passes of the stopped run');
+    await page.evaluate(() => { window.__redraws = 0; new MutationObserver(() => window.__redraws++).observe(document.getElementById('sb-list'), { childList: true, subtree: true }); });
+    await page.waitForTimeout(3500);  // two polling rounds, each loading chunk 0 again
+    check(await page.evaluate(() => !window.__lt.liveEnded), 'still live while the chunk folder is there');
+    check(await page.evaluate(() => window.__redraws) === 0, 'polling again redraws nothing: ' + await page.evaluate(() => window.__redraws));
+    fs.rmSync(path.join(t.runDir, 'report_data'), { recursive: true, force: true });
+    const ended = await page.waitForFunction(() => window.__lt.liveEnded === true, null, { timeout: 10000 }).then(() => true, () => false);
+    check(ended, 'the page notices that the run finished');
+    check((await page.textContent('#hdr-live')).includes('run finished'), 'and says so in the header: ' + await page.textContent('#hdr-live'));
+    check(await page.evaluate(() => window.__lt.recs.size) === 6, 'the passes it had stay listed');
+    await page.close();
+  }
+
   // Kills at arbitrary moments, in the middle of writes included: whatever
   // chunk files exist are whole, and the report shows exactly those passes.
   for (const delay of [40, 90, 160]) {
