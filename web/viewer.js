@@ -195,27 +195,78 @@
     else if (k === 'skipped') st.textContent = '—';
     return st;
   }
+  function rowEl(r, parents) {
+    var el = document.createElement('div');
+    el.className = 'pl' + (r.i === S.cur ? ' active' : '');
+    el.dataset.index = r.i; el.dataset.depth = r.dp; el.dataset.parentIndex = r.pi; el.dataset.kind = kind(r);
+    el.style.paddingLeft = (6 + 14 * (r.dp || 0)) + 'px';
+    var caret = document.createElement('span'); caret.className = 'caret';
+    if (parents.has(r.i)) { caret.textContent = S.collapsed.has(r.i) ? '▸' : '▾'; caret.dataset.toggle = r.i; caret.title = 'Collapse/expand nested passes'; }
+    var ix = document.createElement('span'); ix.className = 'ix'; ix.textContent = pad(r.i);
+    var dot = document.createElement('span'); dot.className = 'dot ' + kind(r);
+    var nm = document.createElement('span'); nm.className = 'nm'; nm.textContent = r.n; nm.title = r.n;
+    el.appendChild(caret); el.appendChild(ix); el.appendChild(dot); el.appendChild(nm); el.appendChild(statsOf(r));
+    return el;
+  }
+  // Up to this many passes in a tab every row is an element (hidden when
+  // filtered out). Beyond it (an LLVM trace has one pass per function per
+  // pass: tens of thousands) the list is virtual: only the rows that pass the
+  // filter are in the model, and only those in view are drawn. Building and
+  // laying out 15,000 rows took about a second per tab switch or filter.
+  var VIRTUAL_MIN = 2000;
   function buildSidebar() {
     var list = $('sb-list'); list.textContent = '';
     var recs = S.order.filter(function (r) { return r.p === S.phase; });
     var parents = new Set(recs.map(function (r) { return r.pi; }));
+    if (recs.length >= VIRTUAL_MIN) {
+      var rows = recs.filter(visible), pos = new Map();
+      rows.forEach(function (r, k) { pos.set(r.i, k); });
+      var spacer = document.createElement('div'); spacer.className = 'sb-spacer';
+      var win = document.createElement('div'); win.className = 'sb-win';
+      spacer.appendChild(win); list.appendChild(spacer);
+      S.sb = { rows: rows, pos: pos, parents: parents, spacer: spacer, win: win, h: rowHeight(list, recs[0], parents) };
+      spacer.style.height = rows.length * S.sb.h + 'px';
+      drawSidebar();
+      return;
+    }
+    S.sb = null;
     var frag = document.createDocumentFragment();
     recs.forEach(function (r) {
-      var el = document.createElement('div');
-      el.className = 'pl' + (r.i === S.cur ? ' active' : '');
-      el.dataset.index = r.i; el.dataset.depth = r.dp; el.dataset.parentIndex = r.pi; el.dataset.kind = kind(r);
-      el.style.paddingLeft = (6 + 14 * (r.dp || 0)) + 'px';
-      var caret = document.createElement('span'); caret.className = 'caret';
-      if (parents.has(r.i)) { caret.textContent = S.collapsed.has(r.i) ? '▸' : '▾'; caret.dataset.toggle = r.i; caret.title = 'Collapse/expand nested passes'; }
-      var ix = document.createElement('span'); ix.className = 'ix'; ix.textContent = pad(r.i);
-      var dot = document.createElement('span'); dot.className = 'dot ' + kind(r);
-      var nm = document.createElement('span'); nm.className = 'nm'; nm.textContent = r.n; nm.title = r.n;
-      el.appendChild(caret); el.appendChild(ix); el.appendChild(dot); el.appendChild(nm); el.appendChild(statsOf(r));
+      var el = rowEl(r, parents);
       el.hidden = !visible(r);
       frag.appendChild(el);
     });
     list.appendChild(frag);
   }
+  function rowHeight(list, r, parents) {
+    var el = rowEl(r, parents);
+    list.appendChild(el);
+    var h = el.offsetHeight;
+    el.remove();
+    return h > 0 ? h : 22;  // 0 while the sidebar is hidden
+  }
+  // Draws the rows of a virtual sidebar that are in view, with a margin.
+  function drawSidebar() {
+    var sb = S.sb; if (!sb) return;
+    var list = $('sb-list'), h = sb.h;
+    var first = Math.max(0, Math.floor(list.scrollTop / h) - 30);
+    var last = Math.min(sb.rows.length, Math.ceil((list.scrollTop + list.clientHeight) / h) + 30);
+    sb.win.style.transform = 'translateY(' + first * h + 'px)';
+    sb.win.textContent = '';
+    var frag = document.createDocumentFragment();
+    for (var k = first; k < last; k++) {
+      var el = rowEl(sb.rows[k], sb.parents);
+      el.style.height = h + 'px';
+      frag.appendChild(el);
+    }
+    sb.win.appendChild(frag);
+  }
+  var sbQueued = false;
+  $('sb-list').addEventListener('scroll', function () {
+    if (!S.sb || sbQueued) return;
+    sbQueued = true;
+    requestAnimationFrame(function () { sbQueued = false; drawSidebar(); });
+  });
   $('sb-list').addEventListener('click', function (e) {
     var t = e.target.closest('[data-toggle]');
     if (t) {
@@ -246,10 +297,20 @@
     cancelAlign();
     S.cur = i;
     if (r.p !== S.phase) showPhase(r.p, false);
-    var els = $('sb-list').querySelectorAll('.pl.active');
-    for (var k = 0; k < els.length; k++) els[k].classList.remove('active');
-    var el = $('sb-list').querySelector('.pl[data-index="' + i + '"]');
-    if (el) { el.classList.add('active'); el.scrollIntoView({ block: 'nearest' }); }
+    if (S.sb) {
+      // Virtual sidebar: scroll the row into view by arithmetic, then draw.
+      var k = S.sb.pos.get(i), list = $('sb-list'), h = S.sb.h;
+      if (k !== undefined) {
+        if (k * h < list.scrollTop) list.scrollTop = k * h;
+        else if ((k + 1) * h > list.scrollTop + list.clientHeight) list.scrollTop = (k + 1) * h - list.clientHeight;
+      }
+      drawSidebar();
+    } else {
+      var els = $('sb-list').querySelectorAll('.pl.active');
+      for (var n = 0; n < els.length; n++) els[n].classList.remove('active');
+      var el = $('sb-list').querySelector('.pl[data-index="' + i + '"]');
+      if (el) { el.classList.add('active'); el.scrollIntoView({ block: 'nearest' }); }
+    }
     render(r);
   }
   function step(dir) {
@@ -629,7 +690,10 @@
   $('theme-btn').addEventListener('click', toggleTheme);
 
   $('sb-collapse').addEventListener('click', function () { document.body.classList.add('sb-hidden'); $('sb-open').hidden = false; });
-  $('sb-open').addEventListener('click', function () { document.body.classList.remove('sb-hidden'); $('sb-open').hidden = true; });
+  $('sb-open').addEventListener('click', function () {
+    document.body.classList.remove('sb-hidden'); $('sb-open').hidden = true;
+    if (S.sb) buildSidebar();  // a virtual list measures its rows, which needs them shown
+  });
   try { var w = +localStorage.getItem('lower-trace-sidebar'); if (w >= 150 && w <= 600) document.documentElement.style.setProperty('--sb-w', w + 'px'); } catch (e) { }
   $('sb-resize').addEventListener('mousedown', function (e) {
     e.preventDefault();
@@ -645,7 +709,7 @@
     }
     document.addEventListener('mousemove', move); document.addEventListener('mouseup', up);
   });
-  window.addEventListener('resize', function () { if (S.view) S.view.list.draw(); });
+  window.addEventListener('resize', function () { if (S.view) S.view.list.draw(); drawSidebar(); });
 
   // ---------- start ----------
   ingest(meta.recs, meta.snaps);
