@@ -224,7 +224,7 @@
       var spacer = document.createElement('div'); spacer.className = 'sb-spacer';
       var win = document.createElement('div'); win.className = 'sb-win';
       spacer.appendChild(win); list.appendChild(spacer);
-      S.sb = { rows: rows, pos: pos, parents: parents, spacer: spacer, win: win, h: rowHeight(list, recs[0], parents) };
+      S.sb = { rows: rows, pos: pos, parents: parents, win: win, h: rowHeight(list, recs[0], parents) };
       spacer.style.height = rows.length * S.sb.h + 'px';
       drawSidebar();
       return;
