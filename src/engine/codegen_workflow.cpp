@@ -84,7 +84,8 @@ void write(const std::string &path, std::string_view data) {
 // paths per process.
 std::mutex &path_mutex(const std::string &key) {
   static std::mutex registry_mu;
-  static std::map<std::string, std::unique_ptr<std::mutex>> registry;
+  // Never destroyed, so a session finished at process exit can still use it.
+  static auto &registry = *new std::map<std::string, std::unique_ptr<std::mutex>>;
   std::lock_guard<std::mutex> g(registry_mu);
   auto &slot = registry[key];
   if (!slot) slot = std::make_unique<std::mutex>();

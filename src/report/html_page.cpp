@@ -15,10 +15,15 @@ extern const std::string_view viewer_js;
 namespace lowertrace::report::page {
 
 namespace {
+// The strings below are built once and never destroyed: the LLVM plugin
+// writes its final report from a static destructor at process exit, after
+// any function-local static constructed later than it has been destroyed
+// (a destroyed hash here made every plugin report a blank, CSP-blocked page).
 const std::string &script_text() {
   // One inline script, so one hash; diff and syntax first, the viewer uses them.
-  static const std::string s = std::string(web::diff_js) + "\n" + std::string(web::syntax_js) +
-                               "\n" + std::string(web::viewer_js);
+  static const std::string &s = *new std::string(std::string(web::diff_js) + "\n" +
+                                                 std::string(web::syntax_js) + "\n" +
+                                                 std::string(web::viewer_js));
   return s;
 }
 
@@ -27,8 +32,8 @@ std::string csp(bool live) {
   // beside the page). Data URLs only for the favicon-less page's nothing.
   std::string c = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src data:; ";
   // The assets are fixed at build time: hash them once per process.
-  static const std::string style = codec::csp_hash(web::viewer_css);
-  static const std::string script = codec::csp_hash(script_text());
+  static const std::string &style = *new std::string(codec::csp_hash(web::viewer_css));
+  static const std::string &script = *new std::string(codec::csp_hash(script_text()));
   c += "style-src " + style + "; ";
   c += "script-src " + script;
   if (live) c += " 'self' file:";
