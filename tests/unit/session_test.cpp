@@ -431,6 +431,27 @@ TEST(TerminalReport, GoldenLines) {
             "codegen/012_codegen: CODEGEN (+40/-30)  \xe2\x86\x92  /t/codegen.ptx");
 }
 
+// An imported dump can hold escape sequences; the terminal must show them as
+// text, never act on them (retitle the window, clear the screen).
+TEST(Terminal, ControlBytesFromIrAreShownNotSent) {
+  EXPECT_EQ(report::visible("a\tb\n"), "a\tb\n");
+  EXPECT_EQ(report::visible("\x1b]0;owned\x07"), "\\x1b]0;owned\\x07");
+  EXPECT_EQ(report::visible("x\xc2\x9b" "2J\x7f"), "x\\u009b2J\\x7f");
+  EXPECT_EQ(report::visible("caf\xc3\xa9"), "caf\xc3\xa9");
+  TempDir dir;
+  StderrCapture cap;
+  {
+    Session s(SessionOptions{.script = "esc"}, cfg_for(dir.path(), Mode::Terminal));
+    int p = s.begin_pass("pass\x1b[2J", s.intern(std::string("a\n")));
+    s.end_pass(p, s.intern(std::string("b \x1b]0;owned\x07\x1b[2J\n")));
+    s.finish();
+  }
+  std::string err = cap.finish();
+  EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
+  EXPECT_EQ(err.find('\x07'), std::string::npos) << err;
+  EXPECT_NE(err.find("\\x1b]0;owned\\x07"), std::string::npos) << err;
+}
+
 TEST(TerminalReport, TerminalModePrintsDiffsToStderrOnly) {
   TempDir dir;
   lt_test::EnvScope nc("NO_COLOR", "1");
