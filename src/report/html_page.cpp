@@ -1,6 +1,9 @@
 #include "report/html_page.h"
 
 #include "report/html_codec.h"
+#include "report/source_lines.h"
+
+#include <filesystem>
 
 #include <string_view>
 
@@ -10,6 +13,15 @@ extern const std::string_view viewer_css;
 extern const std::string_view diff_js;
 extern const std::string_view syntax_js;
 extern const std::string_view viewer_js;
+// Features over the viewer (each plugs in through LTViewer.plug).
+extern const std::string_view links_js;
+extern const std::string_view inflate_js;
+extern const std::string_view search_js;
+extern const std::string_view anchors_js;
+extern const std::string_view timing_js;
+extern const std::string_view locations_js;
+extern const std::string_view compare_js;
+extern const std::string_view features_css;
 }  // namespace lowertrace::web
 
 namespace lowertrace::report::page {
@@ -17,8 +29,19 @@ namespace lowertrace::report::page {
 namespace {
 const std::string &script_text() {
   // One inline script, so one hash; diff and syntax first, the viewer uses them.
-  static const std::string s = std::string(web::diff_js) + "\n" + std::string(web::syntax_js) +
-                               "\n" + std::string(web::viewer_js);
+  static const std::string s = [] {
+    std::string t;
+    for (std::string_view part : {web::diff_js, web::syntax_js, web::viewer_js, web::links_js, web::inflate_js,
+                                  web::search_js, web::anchors_js, web::timing_js,
+                                  web::locations_js, web::compare_js})
+      t.append(part).append("\n");
+    return t;
+  }();
+  return s;
+}
+
+const std::string &style_text() {
+  static const std::string s = std::string(web::viewer_css) + "\n" + std::string(web::features_css);
   return s;
 }
 
@@ -27,7 +50,7 @@ std::string csp(bool live) {
   // beside the page). Data URLs only for the favicon-less page's nothing.
   std::string c = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src data:; ";
   // The assets are fixed at build time: hash them once per process.
-  static const std::string style = codec::csp_hash(web::viewer_css);
+  static const std::string style = codec::csp_hash(style_text());
   static const std::string script = codec::csp_hash(script_text());
   c += "style-src " + style + "; ";
   c += "script-src " + script;
@@ -47,7 +70,7 @@ std::string fill(bool live, const std::string &meta, const std::string &data) {
   std::string html(web::report_html);
   // Order matters: the data goes in last so nothing inside it can look like a key.
   replace(html, "@@CSP@@", csp(live));
-  replace(html, "@@STYLE@@", web::viewer_css);
+  replace(html, "@@STYLE@@", style_text());
   replace(html, "@@SCRIPT@@", script_text());
   replace(html, "@@META@@", meta);
   replace(html, "@@DATA@@", data);
@@ -89,7 +112,7 @@ std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &
 }
 
 std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
-                       ReportData &data, const std::string &error) {
+                       ReportData &data, const std::string &error, const nlohmann::json &extra) {
   nlohmann::json jrecs = nlohmann::json::array();
   for (const auto *r : recs) jrecs.push_back(data.record_json(*r));
   nlohmann::json snaps = nlohmann::json::array();
@@ -99,6 +122,14 @@ std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *
   nlohmann::json meta = {{"run", run_json(run)}, {"live", false},
                          {"recs", std::move(jrecs)}, {"snaps", std::move(snaps)}};
   if (!error.empty()) meta["error"] = error;
+  if (extra.is_object())
+    for (const auto &[k, v] : extra.items()) meta[k] = v;
+  // Relative source paths are tried against the traced input's folder too.
+  std::vector<std::string_view> texts;
+  for (size_t k = 0; k < data.size(); ++k) texts.push_back(text_of(data.stored(static_cast<int>(k)).snap));
+  std::string base = run.input.empty() ? std::string()
+                                       : std::filesystem::path(run.input).parent_path().string();
+  if (auto src = source_lines(texts, base); !src.empty()) meta["src"] = std::move(src);
   std::string head = "<script type=\"application/json\" id=\"lt-meta\">" +
                      codec::script_safe_json(meta) + "</script>\n";
   std::string body;

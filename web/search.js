@@ -1,0 +1,162 @@
+// Search across every pass: a text or /regex/ over every snapshot (not only
+// the rows drawn), answering "which pass introduced gpu.barrier" and "which
+// pass removed %17": the passes whose before and after texts hold a
+// different number of matching lines, each one click away.
+//
+// The index decodes every snapshot once, in the background, the first time
+// it is needed. It keeps what the report stores: a full text as its lines, a
+// line delta as its inserted lines plus the base lines it dropped. So the
+// matching-line count of a delta snapshot is count(base) - count(dropped) +
+// count(inserted): one query reads each stored line once, and a 1,000-pass
+// trace of 10k-line IRs is never expanded into 1,000 full copies.
+'use strict';
+(function (V) {
+  if (!V) return;
+  var S = V.S;
+  // ---------- index ----------
+  var ent = [];        // key -> { lines } | { b, g, drop }
+  var done = 0;        // keys indexed so far (keys are dense, bases come first)
+  var building = null; // Promise while a build runs
+  var mat = new Map(); // small LRU: key -> full lines
+  function lines(k) {
+    var m = mat.get(k);
+    if (m) { mat.delete(k); mat.set(k, m); return m; }
+    var e = ent[k];
+    if (e.lines) return e.lines;
+    var base = lines(e.b), out = [], i = 0;
+    e.g.forEach(function (g) {
+      for (var n = 0; n < g[0]; n++) out.push(base[i++]);
+      i += g[1];
+      for (var j = 0; j < g[2].length; j++) out.push(g[2][j]);
+    });
+    while (i < base.length) out.push(base[i++]);
+    mat.set(k, out);
+    if (mat.size > 16) mat.delete(mat.keys().next().value);
+    return out;
+  }
+  function add(k, raw) {
+    var sn = S.snaps.get(k);
+    if (sn.base < 0) { ent[k] = { lines: raw.split('\n') }; return; }
+    var g = JSON.parse(raw), base = lines(sn.base), drop = [], i = 0;
+    g.forEach(function (x) { i += x[0]; for (var n = 0; n < x[1]; n++) drop.push(base[i++]); });
+    ent[k] = { b: sn.base, g: g, drop: drop };
+  }
+  // Builds (or extends, when a live run brought more snapshots) the index,
+  // in slices of ~30 ms so the page stays responsive. Snapshots are decoded
+  // synchronously (inflate.js): a DecompressionStream per snapshot cost ~1 ms each.
+  function payloadText(k) {
+    var sn = S.snaps.get(k);
+    if (sn.z !== undefined) return sn.z;
+    var e = document.getElementById('z' + k);
+    if (!e) throw new Error('snapshot ' + k + ' is missing from this report');
+    return e.textContent;
+  }
+  var parsed = new Promise(function (ok) {
+    if (document.readyState !== 'loading') ok(); else document.addEventListener('DOMContentLoaded', ok);
+  });
+  function build(onProgress) {
+    if (building) return building;
+    if (done >= S.snaps.size) return Promise.resolve();
+    building = parsed.then(function () {
+      return new Promise(function (ok, fail) {
+        function slice() {
+          try {
+            var t = Date.now(), n = S.snaps.size;
+            while (done < n && Date.now() - t < 30) { add(done, LTInflate.gunzipBase64(payloadText(done))); done++; }
+            if (done < n) { if (onProgress) onProgress(done, n); setTimeout(slice, 0); return; }
+            building = null; ok();
+          } catch (e) { building = null; fail(e); }
+        }
+        slice();
+      });
+    });
+    return building;
+  }
+  // Inserted lines of a delta entry, in order.
+  function eachInserted(e, f) { e.g.forEach(function (x) { x[2].forEach(f); }); }
+  // Every line any snapshot introduced (full texts and inserted lines): the
+  // vocabulary of the trace, used for the function list.
+  function eachNewLine(f) {
+    for (var k = 0; k < done; k++) { var e = ent[k]; if (e.lines) e.lines.forEach(f); else eachInserted(e, f); }
+  }
+  V.index = { build: build, lines: lines, eachNewLine: eachNewLine, counts: function (t) { return counts(t); },
+    ready: function () { return done >= S.snaps.size; } };
+
+  // ---------- query ----------
+  function matcher(q, re) {
+    if (re) { var rx = new RegExp(q); return function (l) { return rx.test(l); }; }
+    return function (l) { return l.indexOf(q) >= 0; };
+  }
+  function counts(test) {
+    var c = new Int32Array(done);
+    for (var k = 0; k < done; k++) {
+      var e = ent[k], n = 0, j;
+      if (e.lines) { for (j = 0; j < e.lines.length; j++) if (test(e.lines[j])) n++; }
+      else {
+        n = c[e.b];
+        for (j = 0; j < e.drop.length; j++) if (test(e.drop[j])) n--;
+        for (var g = 0; g < e.g.length; g++) for (j = 0; j < e.g[g][2].length; j++) if (test(e.g[g][2][j])) n++;
+      }
+      c[k] = n;
+    }
+    return c;
+  }
+  // The passes where the number of matching lines changes, in pass order.
+  function search(q, re) {
+    var test = matcher(q, re), c = counts(test), hits = [], present = 0;
+    S.order.forEach(function (r) {
+      var b = r.b >= 0 ? c[r.b] : 0, a = r.f >= 0 && r.s !== 'failed' ? c[r.f] : b;
+      if (b || a) present++;
+      if (a !== b) hits.push({ r: r, before: b, after: a });
+    });
+    return { hits: hits, present: present };
+  }
+  V.search = function (q, re) { return build().then(function () { return search(q, re); }); };
+
+  // ---------- UI ----------
+  var bar = document.getElementById('ftools'), panel = document.getElementById('fpanel');
+  var form = document.createElement('form'); form.className = 'ft-search'; form.setAttribute('role', 'search');
+  var input = document.createElement('input'); input.type = 'search'; input.id = 'ft-q';
+  input.placeholder = 'Search every pass (text, or /regex/)'; input.setAttribute('aria-label', 'Search every pass');
+  var go = document.createElement('button'); go.type = 'submit'; go.textContent = 'Find';
+  form.appendChild(input); form.appendChild(go); bar.insertBefore(form, bar.firstChild);
+  input.addEventListener('focus', function () { build(); });  // start decoding early
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var q = input.value, m = /^\/(.+)\/$/.exec(q), re = !!m;
+    if (m) q = m[1];
+    if (!q) { panel.hidden = true; return; }
+    try { if (re) new RegExp(q); } catch (err) { show(null, 'Bad regular expression: ' + err.message); return; }
+    show(null, 'Searching…');
+    build(function (n, all) { show(null, 'Reading snapshots… ' + n + ' / ' + all); })
+      .then(function () { var res = search(q, re); show(res, null, input.value); },
+        function (err) { show(null, 'Search failed: ' + err.message); });
+  });
+  function show(res, msg, q) {
+    panel.hidden = false; panel.textContent = '';
+    panel.dataset.kind = 'search';
+    var head = document.createElement('div'); head.className = 'fp-head';
+    var close = V.button('×', function () { panel.hidden = true; }, 'Close'); close.className = 'fp-close';
+    head.appendChild(close);
+    panel.appendChild(head);
+    if (!res) { V.note(head, msg, 'fp-msg'); panel.dataset.state = 'busy'; return; }
+    var h = res.hits;
+    V.note(head, h.length ? h.length + (h.length === 1 ? ' pass changes' : ' passes change') + ' the lines matching ' + q +
+      ' (' + res.present + ' passes hold a match)' : res.present ? 'Every pass keeps the lines matching ' + q + ' as they are (' + res.present + ' passes hold a match)'
+      : 'No snapshot has a line matching ' + q, 'fp-msg');
+    var list = document.createElement('div'); list.className = 'fp-list';
+    var MAX = 500;
+    h.slice(0, MAX).forEach(function (x) {
+      var verb = x.before === 0 ? 'introduced' : x.after === 0 ? 'removed' : x.after > x.before ? 'more' : 'fewer';
+      var b = V.button('', function () { V.select(x.r.i); }, V.prettyPhase(x.r.p));
+      b.className = 'fp-row ' + verb; b.dataset.index = x.r.i; b.dataset.verb = verb;
+      var what = verb === 'introduced' ? 'introduced (' + x.after + ')' : verb === 'removed' ? 'removed (' + x.before + ')'
+        : x.before + ' → ' + x.after + ' lines';
+      b.textContent = V.pad(x.r.i) + '. ' + x.r.n + (x.r.an ? ' on ' + x.r.an : '') + ' — ' + what;
+      list.appendChild(b);
+    });
+    if (h.length > MAX) V.note(list, 'and ' + (h.length - MAX) + ' more', 'fp-msg');
+    panel.appendChild(list);
+    panel.dataset.state = 'done';
+  }
+})(window.LTViewer);
