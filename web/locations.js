@@ -85,7 +85,8 @@
     m = /loc\((#loc\d*)\)\s*$/.exec(line) || /loc\((#loc\d*)\)/.exec(line);
     if (m) { var def = find(all, new RegExp('^' + m[1] + '\\s*=\\s*loc\\(')); return def ? resolve(def.replace(/^#loc\d*\s*=\s*/, ''), all) : null; }
     m = /!dbg\s+(!\d+)/.exec(line);
-    if (m) return llvm(m[1], all);
+    // A function-level LLVM dump has no metadata: look in other snapshots.
+    if (m) return md(all, m[1]) ? llvm(m[1], all) : { dbg: m[1] };
     for (var i = at; i >= 0 && i > at - 200; i--) {
       var p = /^\s*\.loc\s+(\d+)\s+(\d+)/.exec(all[i]);
       if (p) { var f = find(all, new RegExp('^\\s*\\.file\\s+' + p[1] + '\\s+"')); return f ? [/"((?:[^"\\]|\\.)*)"/.exec(f)[1], p[2]] : null; }
@@ -110,6 +111,21 @@
     }
     return null;
   }
+  // The module-level snapshots of an LLVM trace hold the metadata that its
+  // function-level ones refer to (one numbering per module): the nearest
+  // snapshot defining `id`, later ones first.
+  function elsewhere(id, key) {
+    return V.index.build().then(function () {
+      var n = V.S.snaps.size, re = new RegExp('^' + id + '\\s*=');
+      for (var d = 1; d < Math.max(key + 1, n - key); d++)
+        for (var k = key + d, t = 0; t < 2; t++, k = key - d) {
+          if (k < 0 || k >= n) continue;
+          var ls = V.index.lines(k);
+          if (ls.some(function (l) { return l.charCodeAt(0) === 33 && re.test(l); })) return llvm(id, ls);
+        }
+      return null;
+    });
+  }
   var pane = document.getElementById('pane');
   pane.addEventListener('click', function (e) {
     var ln = e.target.closest('.ln[data-line]'); if (!ln) return;
@@ -120,7 +136,9 @@
       // Hidden locations: line `at` of the view is the at-th line that is not noise.
       if (hide) for (var n = -1, k = 0; k < all.length; k++) if (!NOISE_LINE.test(all[k]) && ++n === at) { i = k; break; }
       if (all[i] === undefined) return;
-      srcBox(resolve(all[i], all, i));
+      var hit = resolve(all[i], all, i);
+      if (hit && hit.dbg) return elsewhere(hit.dbg, key).then(srcBox);
+      srcBox(hit);
     });
   });
   function srcBox(hit) {
