@@ -19,23 +19,34 @@
     if (m) return [an, m[1]];
     return an.replace(/^\(|\)$/g, '').split(/,\s*/);
   }
-  // The text of function `name` in snapshot `k`: its header to the closing
-  // brace at the header's indentation ('' when absent).
-  var regions = new Map(); // name + '\0' + key -> text
-  function region(name, k) {
-    if (k < 0) return '';
-    var id = name + '\u0000' + k, got = regions.get(id);
-    if (got !== undefined) return got;
-    var ls = V.index.lines(k), out = '';
+  // Where function `name` is in snapshot `k`: [first, last] line of its header
+  // to the closing brace at the header's indentation, or null when absent.
+  // Ranges, not texts, are kept: 1,000 copies of a 10k-line function would
+  // be most of the page's memory.
+  var regions = new Map(); // name + '\0' + key -> range
+  function range(name, k) {
+    var id = name + '\u0000' + k;
+    if (regions.has(id)) return regions.get(id);
+    var ls = V.index.lines(k), out = null;
     for (var i = 0; i < ls.length; i++) {
       if (ls[i].indexOf(name) < 0 || headerName(ls[i]) !== name) continue;
       var ind = /^\s*/.exec(ls[i])[0], end = i;
       if (/\{\s*$/.test(ls[i])) while (end + 1 < ls.length && ls[++end] !== ind + '}');
-      out = ls.slice(i, end + 1).join('\n');
+      out = [i, end];
       break;
     }
     regions.set(id, out);
     return out;
+  }
+  // Whether function `name` reads the same in snapshots a and b (absent = '').
+  function same(name, a, b) {
+    if (a === b) return true;
+    var ra = a < 0 ? null : range(name, a), rb = b < 0 ? null : range(name, b);
+    if (!ra || !rb) return !ra && !rb;
+    if (ra[1] - ra[0] !== rb[1] - rb[0]) return false;
+    var la = V.index.lines(a), lb = V.index.lines(b);
+    for (var i = 0; i <= ra[1] - ra[0]; i++) if (la[ra[0] + i] !== lb[rb[0] + i]) return false;
+    return true;
   }
   var pick = null, keep = null; // selected name; Set of record indices shown
   function compute(name) {
@@ -43,15 +54,14 @@
     S.order.forEach(function (r) {
       if (anchorNames(r.an).indexOf(name) >= 0) { set.add(r.i); return; }
       if (!r.c || r.s === 'failed') return;
-      if (region(name, r.b) !== region(name, r.f)) set.add(r.i);
+      if (!same(name, r.b, r.f)) set.add(r.i);
     });
     return set;
   }
   function changedIt(r, name) {
     if (!r.c || r.s === 'failed' || r.s === 'skipped') return false;
     if (r.f < 0 || r.b < 0) return true;
-    var a = region(name, r.b), b = region(name, r.f);
-    return a !== b || (a === '' && anchorNames(r.an).indexOf(name) >= 0);
+    return !same(name, r.b, r.f) || (!range(name, r.b) && anchorNames(r.an).indexOf(name) >= 0);
   }
   V.plug({ visible: function (r) { return !keep || keep.has(r.i); } });
 

@@ -11,7 +11,6 @@
   var S = V.S, src = V.meta.src || {};
   var hide = false;
   var NOISE_LINE = /^\s*(?:#loc\d*\s*=\s*loc\(|!\d+\s*=\s*(?:distinct\s+)?!DILocation\(|\.loc\s|\.file\s)/;
-  var HAS_LOC = /loc\(|!dbg |^\s*\.loc\s/;
   // Removes every ` loc(...)` (balanced, quotes respected) and `, !dbg !N`.
   function stripLine(l) {
     if (l.indexOf('loc(') < 0 && l.indexOf('!dbg') < 0) return l;
@@ -38,17 +37,24 @@
   }
   V.plug({ view: function (p) { return hide ? strip(p) : p; } });
 
-  // Counts with locations hidden, for passes whose texts carry locations.
+  // Counts with locations hidden, for every pass that changed the text. The
+  // report stores most after-texts as a line delta against the before-text,
+  // so only the edited lines are stripped and diffed, hunk by hunk; other
+  // passes diff their whole stripped texts.
   var recounted = null; // Map record index -> { c, a, d } without locations
+  function diffCount(a, b, n) {
+    LTDiff.lines(a, b).forEach(function (op) { if (op[0] !== 'e') { n.d += op[2]; n.a += op[4]; } });
+  }
   function recount() {
     if (recounted) return Promise.resolve();
     return V.index.build().then(function () {
-      var c = V.index.counts(function (l) { return HAS_LOC.test(l); }), m = new Map();
+      var m = new Map();
       S.order.forEach(function (r) {
-        if (r.s !== 'completed' || r.b < 0 || r.f < 0 || (!c[r.b] && !c[r.f])) return;
-        var a = strip(V.index.lines(r.b)), b = strip(V.index.lines(r.f)), add = 0, del = 0;
-        LTDiff.lines(a, b).forEach(function (op) { if (op[0] !== 'e') { del += op[2]; add += op[4]; } });
-        m.set(r.i, { c: add + del > 0, a: add, d: del });
+        if (r.s !== 'completed' || !r.c || r.b < 0 || r.f < 0) return;
+        var n = { a: 0, d: 0 }, h = V.index.hunks(r.b, r.f);
+        if (h) h.forEach(function (x) { diffCount(strip(x[0]), strip(x[1]), n); });
+        else diffCount(strip(V.index.lines(r.b)), strip(V.index.lines(r.f)), n);
+        if (n.a !== r.a || n.d !== r.d) m.set(r.i, { c: n.a + n.d > 0, a: n.a, d: n.d });
       });
       recounted = m;
     });

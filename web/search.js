@@ -79,7 +79,16 @@
   function eachNewLine(f) {
     for (var k = 0; k < done; k++) { var e = ent[k]; if (e.lines) e.lines.forEach(f); else eachInserted(e, f); }
   }
-  V.index = { build: build, lines: lines, eachNewLine: eachNewLine, counts: function (t) { return counts(t); },
+  // The edit from snapshot `from` to `k` as [[dropped lines], [inserted lines]]
+  // hunks, when `k` is stored as a delta against `from`; else null.
+  function hunks(from, k) {
+    var e = ent[k];
+    if (!e || e.lines || e.b !== from) return null;
+    var out = [], d = 0;
+    e.g.forEach(function (x) { out.push([e.drop.slice(d, d + x[1]), x[2]]); d += x[1]; });
+    return out;
+  }
+  V.index = { build: build, lines: lines, eachNewLine: eachNewLine, counts: function (t) { return counts(t); }, hunks: hunks,
     ready: function () { return done >= S.snaps.size; } };
 
   // ---------- query ----------

@@ -1,7 +1,8 @@
 // Times the report features on a big report in headless Chromium and prints
 // JSON: first pass shown, then from that moment a search over every snapshot
 // (index build included: nothing is decoded before the first query), a second
-// search (index built), picking a function in the filter, and the renderer's
+// search (index built), picking a function in the filter, ticking "Hide
+// locations" (recounts the passes whose texts carry locations), and the renderer's
 // peak memory (VmHWM) after all of it.
 // usage: node bench/report/features.mjs REPORT.html QUERY [FUNCTION]
 import fs from 'node:fs';
@@ -50,11 +51,15 @@ if (fn) {
   await page.evaluate((n) => window.LTViewer.filterAnchor(n), fn);
   f = Date.now() - t;
 }
+// Hide locations: strips them from every snapshot that has any and recounts those passes.
+let hide = Date.now();
+await page.evaluate(() => window.LTViewer.setHideLocations(true));
+hide = Date.now() - hide;
 const procs = tree(process.pid).filter((p) => p !== process.pid);
 console.log(JSON.stringify({
   report_bytes: fs.statSync(file).size, passes: await page.evaluate(() => window.__lt.recs.size),
   snapshots: await page.evaluate(() => window.__lt.snaps.size), query, hits,
-  first_pass_ms: first, first_search_ms: s1, next_search_ms: s2, filter_ms: f,
+  first_pass_ms: first, first_search_ms: s1, next_search_ms: s2, filter_ms: f, hide_locations_ms: hide,
   peak_rss_max_process_mb: Math.round(Math.max(...procs.map(hwm)) / 1048576), errors,
 }));
 await browser.close();
