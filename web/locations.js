@@ -76,8 +76,10 @@
   document.getElementById('ftools').appendChild(box);
   function set(on) {
     hide = on; cb.checked = on;
-    document.documentElement.dataset.hideLoc = on ? '1' : '0';
-    return (on ? recount() : Promise.resolve()).then(apply);
+    // Set once the view and counts follow (tests wait on it).
+    return (on ? recount() : Promise.resolve()).then(apply).then(function () {
+      document.documentElement.dataset.hideLoc = on ? '1' : '0';
+    });
   }
   cb.addEventListener('change', function () { set(cb.checked); });
   V.setHideLocations = set;
