@@ -93,7 +93,7 @@
 
   // ---------- query ----------
   function matcher(q, re) {
-    if (re) { var rx = new RegExp(q); return function (l) { return rx.test(l); }; }
+    if (re) { var rx = new RegExp(q, re === true ? '' : re.replace(/[gy]/g, '')); return function (l) { return rx.test(l); }; }
     return function (l) { return l.indexOf(q) >= 0; };
   }
   function counts(test) {
@@ -126,29 +126,30 @@
   var bar = document.getElementById('ftools'), panel = document.getElementById('fpanel');
   var form = document.createElement('form'); form.className = 'ft-search'; form.setAttribute('role', 'search');
   var input = document.createElement('input'); input.type = 'search'; input.id = 'ft-q';
-  input.placeholder = 'Search every pass (text, or /regex/)'; input.setAttribute('aria-label', 'Search every pass');
+  input.placeholder = 'Search every pass (text, or /regex/i)'; input.setAttribute('aria-label', 'Search every pass');
   var go = document.createElement('button'); go.type = 'submit'; go.textContent = 'Find';
   form.appendChild(input); form.appendChild(go); bar.insertBefore(form, bar.firstChild);
   input.addEventListener('focus', function () { build(); });  // start decoding early
   form.addEventListener('submit', function (e) {
     e.preventDefault();
-    var q = input.value, m = /^\/(.+)\/$/.exec(q), re = !!m;
+    // /regex/ or /regex/flags (i, m, s, u); anything else is plain text.
+    var q = input.value, m = /^\/(.+)\/([imsu]*)$/.exec(q), re = m ? m[2] || true : false;
     if (m) q = m[1];
     if (!q) { panel.hidden = true; return; }
-    try { if (re) new RegExp(q); } catch (err) { show(null, 'Bad regular expression: ' + err.message); return; }
+    try { if (re) matcher(q, re); } catch (err) { show(null, 'Bad regular expression: ' + err.message, null, 'error'); return; }
     show(null, 'Searching…');
     build(function (n, all) { show(null, 'Reading snapshots… ' + n + ' / ' + all); })
       .then(function () { var res = search(q, re); show(res, null, input.value); },
-        function (err) { show(null, 'Search failed: ' + err.message); });
+        function (err) { show(null, 'Search failed: ' + err.message, null, 'error'); });
   });
-  function show(res, msg, q) {
+  function show(res, msg, q, state) {
     panel.hidden = false; panel.textContent = '';
     panel.dataset.kind = 'search';
     var head = document.createElement('div'); head.className = 'fp-head';
     var close = V.button('×', function () { panel.hidden = true; }, 'Close'); close.className = 'fp-close';
     head.appendChild(close);
     panel.appendChild(head);
-    if (!res) { V.note(head, msg, 'fp-msg'); panel.dataset.state = 'busy'; return; }
+    if (!res) { V.note(head, msg, 'fp-msg'); panel.dataset.state = state || 'busy'; return; }
     var h = res.hits;
     V.note(head, h.length ? h.length + (h.length === 1 ? ' pass changes' : ' passes change') + ' the lines matching ' + q +
       ' (' + res.present + ' passes hold a match)' : res.present ? 'Every pass keeps the lines matching ' + q + ' as they are (' + res.present + ' passes hold a match)'

@@ -62,6 +62,11 @@ await run('search_links', async (ctx) => {
   check(JSON.stringify(shl.map((x) => x[0])) === JSON.stringify(wantShl), `"shl nsw": ${wantShl.length} passes, as the raw files say`);
   const introduced = shl.filter((x) => x[1] === 'introduced');
   check(introduced.every((x) => !texts[recs.findIndex((r) => r.index === x[0])].b.includes('shl nsw')), 'an "introduced" pass had no match before it');
+  check(JSON.stringify(await search(page, '/SHL NSW/i')) === JSON.stringify(shl), '/SHL NSW/i finds the same passes');
+  await page.fill('#ft-q', '/(/');
+  await page.press('#ft-q', 'Enter');
+  await page.waitForFunction(() => document.getElementById('fpanel').dataset.state === 'error');
+  check(/Bad regular expression/.test(await page.textContent('#fpanel')), 'a bad regex is one clear message');
   check((await search(page, 'no such text anywhere')).length === 0, 'a text in no snapshot: no passes');
   check(/No snapshot has a line matching/.test(await page.textContent('#fpanel')), 'and it says so');
 
