@@ -118,7 +118,25 @@
       if (b || a) present++;
       if (a !== b) hits.push({ r: r, before: b, after: a });
     });
-    return { hits: hits, present: present };
+    return { hits: hits, present: present, test: test };
+  }
+  // Once pass i is drawn, marks and scrolls to its first changed row that
+  // matches (the viewer's own row highlight).
+  function reveal(i, test) {
+    var tries = 0;
+    (function wait() {
+      var v = S.view;
+      if (S.cur !== i) return;
+      if (!v || document.documentElement.dataset.rendered !== String(i)) { if (++tries < 300) requestAnimationFrame(wait); return; }
+      for (var ri = 0; ri < v.rows.length; ri++) {
+        var row = v.rows[ri];
+        if (row.k === 'e' || !((row.l >= 0 && test(v.A.lines[row.l])) || (row.r >= 0 && test(v.B.lines[row.r])))) continue;
+        var di = v.disp.indexOf(ri);
+        if (di < 0) continue;
+        v.hl = ri; v.list.draw(); v.list.scrollToRow(di);
+        return;
+      }
+    })();
   }
   V.search = function (q, re) { return build().then(function () { return search(q, re); }); };
 
@@ -158,7 +176,7 @@
     var MAX = 500;
     h.slice(0, MAX).forEach(function (x) {
       var verb = x.before === 0 ? 'introduced' : x.after === 0 ? 'removed' : x.after > x.before ? 'more' : 'fewer';
-      var b = V.button('', function () { V.select(x.r.i); }, V.prettyPhase(x.r.p));
+      var b = V.button('', function () { V.select(x.r.i); reveal(x.r.i, res.test); }, V.prettyPhase(x.r.p));
       b.className = 'fp-row ' + verb; b.dataset.index = x.r.i; b.dataset.verb = verb;
       var what = verb === 'introduced' ? 'introduced (' + x.after + ')' : verb === 'removed' ? 'removed (' + x.before + ')'
         : x.before + ' → ' + x.after + ' lines';

@@ -76,6 +76,8 @@ await run('search_links', async (ctx) => {
   await page.click(`#fpanel .fp-row[data-index="${target}"]`);
   await rendered(page, target);
   check(await page.evaluate(() => location.hash) === '#pass=' + target, `clicking hit #${target} opens it, and the URL says #pass=${target}`);
+  await page.waitForSelector('.vbox .r.sel');
+  check(/%\S+ = alloca/.test(await page.textContent('.vbox .r.sel')), 'and marks the first changed line that matches');
 
   // Links: a reload and a copied link open the same pass; editing the hash moves.
   await page.reload();
