@@ -112,9 +112,9 @@ private:
 std::shared_ptr<Sink> make_html_sink(bool live) { return std::make_shared<HtmlSink>(live); }
 
 std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
-                              const std::string &path, const nlohmann::json &extra) {
+                              const std::string &path) {
   ReportData data;
-  std::string html = page::final_page(run, recs, data, "", extra);
+  std::string html = page::final_page(run, recs, data, "");
   return util::atomic_write(path, html);
 }
 

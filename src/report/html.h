@@ -7,8 +7,6 @@
 
 #include "lowertrace/sink.h"
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,9 +21,7 @@ std::shared_ptr<Sink> make_html_sink(bool live = true);
 
 // Writes a complete, self-contained report for `recs` to `path` in one go.
 // Returns "" on success, else a one-line reason.
-// `extra`: more viewer metadata (see page::final_page).
 std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
-                              const std::string &path,
-                              const nlohmann::json &extra = nlohmann::json::object());
+                              const std::string &path);
 
 }  // namespace lowertrace::report
