@@ -159,6 +159,9 @@ int run_compare(int argc, char **argv) {
   }
   if (args.size() != 2) return lowertrace::util::info("compare: needs two runs"), std::fputs(kUsage, stderr), 2;
   std::string err;
+  // Both arguments checked before either run is read (a run can be large).
+  for (const auto &a : args)
+    if (run_dir(a, err).empty()) return lowertrace::util::warn("compare: " + err), 1;
   auto A = load(args[0], err);
   auto B = A ? load(args[1], err) : std::nullopt;
   if (!A || !B) return lowertrace::util::warn("compare: " + err), 1;
