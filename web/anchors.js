@@ -12,12 +12,16 @@
     var m = line.length < 4000 && HEADER.exec(line);
     return m ? m[1].replace(/^"|"$/g, '') : null;
   }
-  // Names an anchor stands for: "f12", "loop %body in function f12", "(f1, f2)".
+  // Names an anchor stands for. LLVM imports and the plugin write
+  // "function f12", "loop %body in function f12" (the loop and its function),
+  // "scc (f1, f2)" and "[module]"; MLIR aggregated passes "func.func x2000 (...)".
   function anchorNames(an) {
     if (!an || /^\[?module\]?$|^builtin\.module$| x\d+/.test(an)) return [];
     var m = / in function (.+)$/.exec(an);
     if (m) return [an, m[1]];
-    return an.replace(/^\(|\)$/g, '').split(/,\s*/);
+    if ((m = /^function (.+)$/.exec(an))) return [m[1]];
+    if ((m = /^(?:scc )?\((.*)\)$/.exec(an))) return m[1].split(/,\s*/);
+    return [an];
   }
   // Where function `name` is in snapshot `k`: [first, last] line of its header
   // to the closing brace at the header's indentation, or null when absent.

@@ -103,14 +103,18 @@ await run('search_links', async (ctx) => {
   await page.waitForFunction(() => window.__lt.order.filter((r) => r.p === window.__lt.phase).length > 0);
   await page.waitForFunction(() => document.querySelectorAll('#sb-list .pl').length > 0);
   const listed = await page.evaluate(() => { const S = window.__lt; return S.order.filter((r) => document.querySelector(`#sb-list .pl[data-index="${r.i}"]`) && !document.querySelector(`#sb-list .pl[data-index="${r.i}"]`).hidden).map((r) => r.i); });
-  const mentions = (an) => an === 'f1' || / in function f1$/.test(an) || /^\(.*\bf1\b.*\)$/.test(an);
+  // Anchors as the importer writes them: "function f1", "loop %x in function f1", "scc (f1)".
+  const mentions = (an) => an === 'function f1' || / in function f1$/.test(an) || /^scc \((.*, )?f1(, .*)?\)$/.test(an);
   const own = recs.filter((r) => mentions(r.anchor)).map((r) => r.index);
   check(own.length > 0 && own.every((i) => listed.includes(i)), `every pass run on f1 or its loops is listed (${own.length})`);
   const region = (t) => { const m = /^define [^\n]*@f1\([\s\S]*?^\}$/m.exec(t); return m ? m[0] : ''; };
   const foreign = listed.filter((i) => !own.includes(i));
   check(foreign.every((i) => { const k = recs.findIndex((r) => r.index === i); return region(texts[k].b) !== region(texts[k].a); }),
     `the ${foreign.length} other listed passes each changed f1's text`);
-  check(!listed.some((i) => { const an = recs.find((r) => r.index === i).anchor; return an === 'f0' || an === 'f2'; }), 'no pass run only on f0 or f2 is listed');
+  check(recs.some((r) => r.anchor === 'function f0') && !listed.some((i) => /^function f[02]$/.test(recs.find((r) => r.index === i).anchor)),
+    'no pass run on function f0 or f2 is listed');
+  check(own.some((i) => recs.find((r) => r.index === i).anchor === 'function f1') && own.some((i) => /^scc /.test(recs.find((r) => r.index === i).anchor)),
+    'f1 covers its function passes, its loops and its SCC');
   const firstChange = recs.find((r, k) => listed.includes(r.index) && r.changed && region(texts[k].b) !== region(texts[k].a));
   const cur = await page.evaluate(() => window.__lt.cur);
   check(firstChange && cur === firstChange.index, `picking f1 jumps to the first pass that changed it (#${cur} ${firstChange && firstChange.name})`);
