@@ -18,7 +18,8 @@
     filter: 'all', collapsed: new Set(), align: null, view: null, tok: 0, dirty: false
   };
   window.__lt = S; // for tests and the curious: read-only use
-  // Features in their own files (web/feat_*.js, after this one) plug in
+  // Features in their own files (web/links.js, search.js, anchors.js, ...;
+  // concatenated after this one, see html_page.cpp) plug in
   // through LTViewer.plug({ refresh, select, initial, visible, view, labels }).
   var plugs = [];
   function hook(name, arg, dflt) {
