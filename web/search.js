@@ -147,7 +147,10 @@
   input.placeholder = 'Search every pass (text, or /regex/i)'; input.setAttribute('aria-label', 'Search every pass');
   var go = document.createElement('button'); go.type = 'submit'; go.textContent = 'Find';
   form.appendChild(input); form.appendChild(go); bar.insertBefore(form, bar.firstChild);
-  input.addEventListener('focus', function () { build(); });  // start decoding early
+  // Start decoding as the user heads for the box, not on load: a report that
+  // is never searched never pays the index's memory.
+  form.addEventListener('mouseenter', function () { build(); });
+  input.addEventListener('focus', function () { build(); });
   form.addEventListener('submit', function (e) {
     e.preventDefault();
     // /regex/ or /regex/flags (i, m, s, u); anything else is plain text.
