@@ -18,6 +18,17 @@
     filter: 'all', collapsed: new Set(), align: null, view: null, tok: 0, dirty: false
   };
   window.__lt = S; // for tests and the curious: read-only use
+  // Features in their own files (web/links.js, search.js, anchors.js, ...;
+  // concatenated after this one, see html_page.cpp) plug in
+  // through LTViewer.plug({ refresh, select, initial, visible, view, labels }).
+  var plugs = [];
+  function hook(name, arg, dflt) {
+    for (var n = 0; n < plugs.length; n++) if (plugs[n][name]) { var v = plugs[n][name](arg); if (v !== undefined) return v; }
+    return dflt;
+  }
+  function emit(name, arg) { plugs.forEach(function (p) { if (p[name]) p[name](arg); }); }
+  function plugVisible(r) { return plugs.every(function (p) { return !p.visible || p.visible(r); }); }
+  function view(p) { return plugs.reduce(function (q, f) { return f.view && q ? f.view(q) : q; }, p); }
 
   // ---------- data ----------
   function ingest(recs, snaps) {
@@ -111,7 +122,7 @@
     return false;
   }
   function visible(r) {
-    return (S.filter === 'all' || kind(r) === S.filter) && !hiddenByParent(r);
+    return (S.filter === 'all' || kind(r) === S.filter) && !hiddenByParent(r) && plugVisible(r);
   }
   function pad(i) { return i < 10 ? '0' + i : String(i); }
   function prettyPhase(p) {
@@ -148,8 +159,9 @@
     if (meta.error) { $('run-error').hidden = false; $('run-error').textContent = 'Run ended with an error: ' + meta.error; }
     if (!S.phase || S.phases.indexOf(S.phase) < 0) S.phase = S.phases[0] || null;
     buildTabs(); buildSummary(); buildSidebar();
-    if (S.cur === null && S.order.length) select(S.order[0].i);
+    if (S.cur === null && S.order.length) { var want = hook('initial'); select(S.recs.has(want) ? want : S.order[0].i); }
     else if (!S.order.length) { $('pane').textContent = ''; note($('pane'), meta.live ? 'Waiting for the first pass…' : 'No passes were recorded.'); }
+    emit('refresh');
   }
   function note(parent, text, cls) {
     var p = document.createElement('div'); p.className = cls || 'msg'; p.textContent = text; parent.appendChild(p); return p;
@@ -312,6 +324,7 @@
       if (el) { el.classList.add('active'); el.scrollIntoView({ block: 'nearest' }); }
     }
     render(r);
+    emit('select', r);
   }
   function step(dir) {
     var seq = S.order.filter(visible);
@@ -545,7 +558,8 @@
       var bar = document.createElement('div'); bar.className = 'toolbar'; body.appendChild(bar);
       var showAll = button('⊞ Show all context', function () { S.view && S.view.showAll(); });
       var collapse = button('⊟ Collapse', function () { S.view && S.view.collapse(); });
-      var lblA = k === 'codegen' ? langName(r.il) : 'Before', lblB = k === 'codegen' ? langName(r.l) : 'After';
+      var lbl = hook('labels', r, ['Before', 'After']);
+      var lblA = k === 'codegen' ? langName(r.il) : lbl[0], lblB = k === 'codegen' ? langName(r.l) : lbl[1];
       var copyA = button('Copy ' + lblA, function () { copyFrom(r.b, lblA); });
       var copyB = button('Copy ' + lblB, function () { copyFrom(r.f, lblB); });
       copyA.className = copyB.className = 'copy';
@@ -557,7 +571,7 @@
       }
       Promise.all([pieces(r.b), pieces(r.f)]).then(function (ab) {
         if (tok !== S.tok) return;
-        var A = asLines(ab[0]), B = asLines(ab[1]);
+        var A = asLines(view(ab[0])), B = asLines(view(ab[1]));
         if (A.text === B.text) { showAll.disabled = collapse.disabled = true; note(body, 'No differences.'); return done(); }
         var same = A.lines.length === B.lines.length && A.lines.every(function (l, i) { return l === B.lines[i]; });
         if (same) {
@@ -597,7 +611,7 @@
       if (!box.hidden) { box.hidden = true; toggle.textContent = showLabel; return; }
       box.hidden = false; toggle.textContent = hideLabel;
       if (listing) { listing.draw(); return; }
-      pieces(key).then(function (p) { if (tok === S.tok && !listing) listing = Listing(box, asLines(p), lang); }, fail);
+      pieces(key).then(function (p) { if (tok === S.tok && !listing) listing = Listing(box, asLines(view(p)), lang); }, fail);
     });
     toggle.className = 'toggle-ir';
     var copy = button('Copy ' + copyLabel, function () { copyFrom(key, copyLabel); });
@@ -710,6 +724,12 @@
     document.addEventListener('mousemove', move); document.addEventListener('mouseup', up);
   });
   window.addEventListener('resize', function () { if (S.view) S.view.list.draw(); drawSidebar(); });
+
+  window.LTViewer = {
+    S: S, meta: meta, plug: function (p) { plugs.push(p); }, pieces: pieces,
+    select: select, kind: kind, prettyPhase: prettyPhase, button: button, note: note, esc: esc, pad: pad, toast: toast,
+    rebuild: function () { buildSummary(); buildSidebar(); var r = S.recs.get(S.cur); if (r) render(r); }
+  };
 
   // ---------- start ----------
   ingest(meta.recs, meta.snaps);

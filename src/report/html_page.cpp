@@ -1,6 +1,9 @@
 #include "report/html_page.h"
 
 #include "report/html_codec.h"
+#include "report/source_lines.h"
+
+#include <filesystem>
 
 #include <algorithm>
 #include <string_view>
@@ -12,6 +15,15 @@ extern const std::string_view viewer_css;
 extern const std::string_view diff_js;
 extern const std::string_view syntax_js;
 extern const std::string_view viewer_js;
+// Features over the viewer (each plugs in through LTViewer.plug).
+extern const std::string_view links_js;
+extern const std::string_view inflate_js;
+extern const std::string_view search_js;
+extern const std::string_view anchors_js;
+extern const std::string_view timing_js;
+extern const std::string_view locations_js;
+extern const std::string_view compare_js;
+extern const std::string_view features_css;
 }  // namespace lowertrace::web
 
 namespace lowertrace::report::page {
@@ -23,9 +35,20 @@ namespace {
 // (a destroyed hash here made every plugin report a blank, CSP-blocked page).
 const std::string &script_text() {
   // One inline script, so one hash; diff and syntax first, the viewer uses them.
-  static const std::string &s = *new std::string(std::string(web::diff_js) + "\n" +
-                                                 std::string(web::syntax_js) + "\n" +
-                                                 std::string(web::viewer_js));
+  static const std::string &s = *new std::string([] {
+    std::string t;
+    for (std::string_view part : {web::diff_js, web::syntax_js, web::viewer_js, web::links_js, web::inflate_js,
+                                  web::search_js, web::anchors_js, web::timing_js,
+                                  web::locations_js, web::compare_js})
+      t.append(part).append("\n");
+    return t;
+  }());
+  return s;
+}
+
+const std::string &style_text() {
+  static const std::string &s =
+      *new std::string(std::string(web::viewer_css) + "\n" + std::string(web::features_css));
   return s;
 }
 
@@ -34,7 +57,7 @@ std::string csp(bool live) {
   // beside the page). Data URLs only for the favicon-less page's nothing.
   std::string c = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src data:; ";
   // The assets are fixed at build time: hash them once per process.
-  static const std::string &style = *new std::string(codec::csp_hash(web::viewer_css));
+  static const std::string &style = *new std::string(codec::csp_hash(style_text()));
   static const std::string &script = *new std::string(codec::csp_hash(script_text()));
   c += "style-src " + style + "; ";
   c += "script-src " + script;
@@ -53,11 +76,11 @@ std::string csp(bool live) {
 std::string fill(bool live, const std::string &meta, const std::string &data) {
   const std::string csp_text = csp(live);
   const std::pair<std::string_view, std::string_view> keys[] = {
-      {"@@CSP@@", csp_text}, {"@@STYLE@@", web::viewer_css}, {"@@SCRIPT@@", script_text()},
+      {"@@CSP@@", csp_text}, {"@@STYLE@@", style_text()}, {"@@SCRIPT@@", script_text()},
       {"@@META@@", meta},    {"@@DATA@@", data}};
   std::string_view tpl = web::report_html;
   std::string html;
-  html.reserve(tpl.size() + meta.size() + data.size() + script_text().size() + web::viewer_css.size());
+  html.reserve(tpl.size() + meta.size() + data.size() + script_text().size() + style_text().size());
   size_t pos = 0;
   while (pos < tpl.size()) {
     size_t at = tpl.find("@@", pos);
@@ -115,7 +138,7 @@ std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &
 }
 
 std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
-                       ReportData &data, const std::string &error) {
+                       ReportData &data, const std::string &error, const nlohmann::json &extra) {
   nlohmann::json jrecs = nlohmann::json::array();
   for (const auto *r : recs) jrecs.push_back(data.record_json(*r));
   nlohmann::json snaps = nlohmann::json::array();
@@ -125,6 +148,14 @@ std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *
   nlohmann::json meta = {{"run", run_json(run)}, {"live", false},
                          {"recs", std::move(jrecs)}, {"snaps", std::move(snaps)}};
   if (!error.empty()) meta["error"] = error;
+  if (extra.is_object())
+    for (const auto &[k, v] : extra.items()) meta[k] = v;
+  // Relative source paths are tried against the traced input's folder too.
+  std::vector<std::string_view> texts;
+  for (size_t k = 0; k < data.size(); ++k) texts.push_back(text_of(data.stored(static_cast<int>(k)).snap));
+  std::string base = run.input.empty() ? std::string()
+                                       : std::filesystem::path(run.input).parent_path().string();
+  if (auto src = source_lines(texts, base); !src.empty()) meta["src"] = std::move(src);
   std::string head = "<script type=\"application/json\" id=\"lt-meta\">" +
                      codec::script_safe_json(meta) + "</script>\n";
   std::string body;

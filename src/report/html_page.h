@@ -29,7 +29,11 @@ std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &
                      const std::vector<int> &fresh_keys);
 
 // The self-contained final page for `recs` (refs their snapshots in `data`).
+// It embeds the source lines the IR's locations name (source_lines.h).
+// `extra`: more metadata keys for the viewer, e.g. "open" (the pass to open
+// when the link names none) and "labels" (names of the two sides of a diff).
 std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
-                       ReportData &data, const std::string &error);
+                       ReportData &data, const std::string &error,
+                       const nlohmann::json &extra = nlohmann::json::object());
 
 }  // namespace lowertrace::report::page
