@@ -6,7 +6,9 @@
 // about 2x the final report plus one viewer, never O(n^2).
 #include "report/html.h"
 
+#include "report/heartbeat.h"
 #include "report/html_page.h"
+#include "util/fatal.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -64,8 +66,9 @@ public:
     written_ += chunk.size();
     ++seq_;
     if (seq_ == 1) {
+      beat_ = std::make_unique<Heartbeat>(dir + "/beat.js", beat_ms_);
       std::string rel = fs::relative(run.run_dir, run.script_dir).generic_string();
-      std::string shell = page::live_shell(run, {"report_data/", rel + "/report_data/"});
+      std::string shell = page::live_shell(run, {"report_data/", rel + "/report_data/"}, beat_ms_);
       if (auto err = util::atomic_write(run.run_dir + "/report.html", shell); !err.empty())
         return fail(err);
       written_ += shell.size();
@@ -78,6 +81,7 @@ public:
     std::lock_guard<std::mutex> lock(mu_);
     if (!wants_html(run.mode) || finished_) return;
     finished_ = true;
+    if (beat_) beat_->stop(!util::in_fatal_signal());  // before report_data goes
     if (auto err = util::make_dirs(run.run_dir); !err.empty()) return fail(err);
     std::string html = page::final_page(run, all, data_, error);
     if (auto err = util::atomic_write(run.run_dir + "/report.html", html); !err.empty())
@@ -103,6 +107,8 @@ private:
   ReportData data_;
   int seq_ = 0;
   bool live_;
+  int beat_ms_ = Heartbeat::interval_from_env();
+  std::unique_ptr<Heartbeat> beat_;  // while live
   bool broken_ = false, finished_ = false;
   std::uint64_t written_ = 0;
 };
