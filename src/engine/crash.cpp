@@ -26,6 +26,15 @@ struct sigaction g_host[NSIG];       // what install() found in place
 bool g_sniffing[NSIG];
 std::atomic<bool> g_done{false};
 
+struct Flushers {
+  std::mutex mu;
+  std::vector<std::pair<const void *, std::function<void(const std::string &)>>> list;
+};
+Flushers &flushers() {
+  static Flushers *f = new Flushers;  // never destroyed: used until exit
+  return *f;
+}
+
 bool is_default(const struct sigaction &sa) {
   return !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL;
 }
@@ -76,6 +85,22 @@ std::string signal_name(int sig) {
   }
 }
 
+void add_flusher(const void *key, std::function<void(const std::string &)> flush) {
+  Flushers &f = flushers();
+  std::lock_guard<std::mutex> lock(f.mu);
+  f.list.emplace_back(key, std::move(flush));
+}
+
+void remove_flusher(const void *key) {
+  Flushers &f = flushers();
+  std::lock_guard<std::mutex> lock(f.mu);
+  for (auto it = f.list.begin(); it != f.list.end(); ++it)
+    if (it->first == key) {
+      f.list.erase(it);
+      return;
+    }
+}
+
 void install() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -109,6 +134,12 @@ void on_fatal_signal() {
   ::sigaction(SIGALRM, &guard, &saved_alarm);
   unsigned prev_alarm = ::alarm(60);  // finishing normally takes far less
 
+  {
+    Flushers &f = flushers();
+    std::unique_lock<std::mutex> lock(f.mu, std::try_to_lock);
+    if (lock.owns_lock())
+      for (auto &[key, flush] : f.list) flush(what);
+  }
   std::vector<Session *> live;
   if (registry::snapshot(live, 2000)) {
     for (Session *s : live)

@@ -21,6 +21,7 @@
 //    with the original signal, so the exit status stays the compiler's.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace lowertrace::crash {
@@ -34,5 +35,11 @@ void on_fatal_signal();
 
 // "SIGSEGV", or "signal N".
 std::string signal_name(int sig);
+
+// A front end that holds records the session has not seen yet (the MLIR
+// instrumentation's nested passes) hands them over before the sessions are
+// finished: `flush("crashed: SIGSEGV")` runs first, in the signal handler.
+void add_flusher(const void *key, std::function<void(const std::string &)> flush);
+void remove_flusher(const void *key);
 
 }  // namespace lowertrace::crash

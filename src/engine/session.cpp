@@ -346,20 +346,26 @@ void Session::reset() {
 }
 
 namespace {
-// "pipeline/003_cse failed: <first line>" for the most precise failure: the
-// first failed record, or its deepest failed descendant (children follow
-// their parents in index order). "" when nothing failed.
-std::string first_failure(const std::vector<const LowerRecord *> &all) {
+// The most precise failure: the first failed record, or its deepest failed
+// descendant (children follow their parents in index order).
+const LowerRecord *first_failure(const std::vector<const LowerRecord *> &all) {
   const LowerRecord *c = nullptr;
   for (const LowerRecord *r : all) {
     if (r->status != STATUS_FAILED) continue;
     if (!c) c = r;
     else if (r->parent_index == c->index) c = r;
   }
+  return c;
+}
+std::string path_of(const LowerRecord &r) {
+  return r.phase + "/" + layout::pad_index(r.index) + "_" + r.name;
+}
+// "pipeline/003_cse failed: <first line>", "" when nothing failed.
+std::string failure_error(const std::vector<const LowerRecord *> &all) {
+  const LowerRecord *c = first_failure(all);
   if (!c) return "";
   std::string msg = c->error_msg.substr(0, c->error_msg.find('\n'));
-  return c->phase + "/" + layout::pad_index(c->index) + "_" + c->name + " failed" +
-         (msg.empty() ? std::string() : ": " + msg);
+  return path_of(*c) + " failed" + (msg.empty() ? std::string() : ": " + msg);
 }
 }  // namespace
 
@@ -368,7 +374,7 @@ void Session::end_run(std::string_view error, bool inline_only) {
     fail_pass(stack_.front(), error.empty() ? std::string_view("pass did not complete") : error);
   const auto &all = all_;
   std::string err(error);
-  if (err.empty()) err = first_failure(all);
+  if (err.empty()) err = failure_error(all);
   auto finish_one = [&](Sink &s) {
     try {
       s.on_finish(run_, all, err);
@@ -423,12 +429,13 @@ bool Session::finish_after_crash(std::string_view message) {
   finished_ = true;
   std::string err(message);
   if (!stack_.empty()) {
-    const LowerRecord &r = *recs_[stack_.back()];
-    err += " in " + r.phase + "/" + layout::pad_index(r.index) + "_" + r.name;
+    err += " in " + path_of(*recs_[stack_.back()]);
     // The pass that was running gets the signal; its ancestors say where.
     int inner = stack_.back();
     fail_pass(inner, message, -1, /*ancestors=*/false);
     if (!stack_.empty()) fail_pass(stack_.front(), err);
+  } else if (const LowerRecord *c = first_failure(all_); c && c->error_msg == message) {
+    err += " in " + path_of(*c);  // a front end failed it already (flusher)
   }
   end_run(err, /*inline_only=*/true);
   return true;

@@ -26,8 +26,8 @@ assert len(runs) == 1, runs
 run = runs[0]
 j = json.load(open(os.path.join(run, "trace.json")))
 crashed = [r for r in j["records"] if r["error_msg"] == "crashed: SIGABRT"]
-assert len(crashed) == 1, [(r["name"], r["status"], r["error_msg"]) for r in j["records"]]
-r = crashed[0]
+assert crashed, [(r["name"], r["status"], r["error_msg"]) for r in j["records"]]
+r = max(crashed, key=lambda r: r["depth"])  # the pass itself, not its pipeline
 assert r["name"] == name and r["status"] == "failed", r
 assert r["after_text"] is None
 before = open(os.path.join(run, r["before_text"]["file"])).read()
@@ -67,6 +67,33 @@ grep -q 'FAILED (crashed: SIGABRT)' traced.err || fail "no FAILED line: $(cat tr
   fail "lowertrace's lines came before the stack dump"
 check_trace "$tmp/mt" test-pass-crash 'return %arg0 : i32'
 echo "ok - lowertrace-opt: crashing pass recorded, exit status and stack dump unchanged"
+
+# Nested: the crash is inside func.func(...); the nested records, which the
+# instrumentation only hands over when the top-level pass ends, are there.
+rm -rf "$tmp/mt"
+TL_LOWER_TRACE=html TL_LOWER_TRACE_DIR="$tmp/mt" "$LT_BIN/lowertrace-opt" in.mlir \
+  --pass-pipeline='builtin.module(cse,func.func(canonicalize,test-pass-crash))' >/dev/null 2>nested.err
+[ $? = 134 ] || fail "nested crash: exit status"
+check_trace "$tmp/mt" test-pass-crash 'return %arg0 : i32'
+echo "ok - lowertrace-opt: a crash in a nested pipeline names the nested pass"
+
+# With the crash reproducer the pass manager recovers from the crash (no
+# after-pass event, exit 1): the crashed nested pass is still a failed record.
+REPRO=(--mlir-pass-pipeline-crash-reproducer="$tmp/repro.mlir" --pass-pipeline='builtin.module(cse,func.func(canonicalize,test-pass-crash))')
+TL_LOWER_TRACE=0 "$LT_BIN/lowertrace-opt" in.mlir "${REPRO[@]}" >plain.out 2>plain.err; plain=$?
+rm -rf "$tmp/mt"
+TL_LOWER_TRACE=html TL_LOWER_TRACE_DIR="$tmp/mt" "$LT_BIN/lowertrace-opt" in.mlir "${REPRO[@]}" >traced.out 2>traced.err; traced=$?
+[ "$plain" = 1 ] && [ "$traced" = 1 ] || fail "crash reproducer: exit $plain / $traced (expected 1)"
+cmp -s plain.out traced.out || fail "crash reproducer: stdout changed"
+diff <(grep -v '^  \[lower_trace\]' plain.err) <(grep -v '^  \[lower_trace\]' traced.err) >/dev/null || fail "crash reproducer: stderr changed"
+python3 - "$tmp/mt" <<'PY' || fail "crash reproducer: trace"
+import glob, json, sys
+j = json.load(open(glob.glob(sys.argv[1] + "/*/.run_records/*/trace.json")[0]))
+f = [r for r in j["records"] if r["status"] == "failed"]
+assert any(r["name"] == "test-pass-crash" for r in f), [(r["name"], r["status"]) for r in j["records"]]
+assert "test-pass-crash" in j["error"], j["error"]
+PY
+echo "ok - lowertrace-opt: a crash recovered by the crash reproducer names the pass"
 
 # --- the LLVM plugin in opt-22 -------------------------------------------
 [ -f "$PLUGIN" ] || fail "$PLUGIN not built"
