@@ -7,6 +7,7 @@
 #include "engine/codegen_workflow.h"
 #include "engine/layout.h"
 #include "engine/session_registry.h"
+#include "engine/stale_runs.h"
 #include "engine/snapshot_store.h"
 #include "lowertrace/diff.h"
 #include "report/html.h"
@@ -54,6 +55,9 @@ Session::Session(SessionOptions opts, Config cfg)
   run_.tool = std::move(opts.tool);
   run_.mode = cfg_.mode;
   run_.started = layout::now_iso8601();
+  // Earlier runs here whose compiler was killed get their trace.json and
+  // final report now; a live report of theirs then reads as ended.
+  if (opts_.install_default_sinks && opts_.live_report) stale_runs::finish_stale(run_.script_dir);
   install_default_sinks();
 }
 

@@ -16,6 +16,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace lowertrace::report {
@@ -56,6 +58,11 @@ public:
     std::string dir = run.run_dir + "/report_data";
     if (seq_ == 0) {
       if (auto err = util::make_dirs(dir); !err.empty()) return fail(err);
+      // Held until the run is final; the next run in this folder finishes a
+      // run whose lock is free (engine/stale_runs.h). Before chunk 0.
+      lock_fd_ = ::open((dir + "/" + kWriterLock).c_str(),
+                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+      if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_EX | LOCK_NB);
     }
     char name[32];
     std::snprintf(name, sizeof name, "/%06d.js", seq_);
@@ -90,13 +97,20 @@ public:
     point_latest(run, html, &written_);
     std::error_code ec;
     fs::remove_all(run.run_dir + "/report_data", ec);
+    release_lock();
     if (const char *s = std::getenv("LT_REPORT_STATS"); s && *s && std::string(s) != "0")
       util::info("html report: " + std::to_string(html.size()) + " bytes, " +
                  std::to_string(written_) + " bytes written in total, " +
                  std::to_string(data_.size()) + " snapshots");
   }
 
+  ~HtmlSink() override { release_lock(); }
+
 private:
+  void release_lock() {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = -1;
+  }
   void fail(const std::string &err) {
     // Warn once: a full disk should not print a line per pass.
     if (!broken_) util::warn("html report: " + err);
@@ -109,6 +123,7 @@ private:
   bool live_;
   int beat_ms_ = Heartbeat::interval_from_env();
   std::unique_ptr<Heartbeat> beat_;  // while live
+  int lock_fd_ = -1;                 // report_data/writer.lock, while live
   bool broken_ = false, finished_ = false;
   std::uint64_t written_ = 0;
 };

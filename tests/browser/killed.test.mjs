@@ -2,7 +2,7 @@
 // for ever: the writer's heartbeat (report_data/beat.js) stops moving when the
 // compiler is SIGKILLed, and keeps moving through a long pass.
 import { run, synth, open, check, LT, tmpdir, fs, path } from './helpers.mjs';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const env = { ...process.env, NO_COLOR: '1', LT_LIVE_BEAT_MS: '100' };
 const liveText = (page) => page.textContent('#hdr-live');
@@ -25,6 +25,18 @@ await run('killed', async (ctx) => {
     await page.waitForTimeout(3500);
     check(await page.evaluate(() => window.__loads) === 0, 'polling stopped: ' + await page.evaluate(() => window.__loads));
     await page.close();
+
+    // The next run in the same folder finishes the killed one: its report
+    // becomes the final page, saying the run was killed.
+    const next = spawnSync(LT, ['synth-trace', '--out', t.dir, '--passes', '3'], { env });
+    check(next.status === 0, 'a second run in the same folder');
+    check(fs.existsSync(path.join(t.runDir, 'trace.json')), 'the killed run now has its trace.json');
+    const fin = await open(ctx, t.report);
+    await fin.waitForFunction(() => window.__lt.recs.size === 4, null, { timeout: 15000 });
+    check(await fin.isHidden('#hdr-live'), 'a final report, not a live one');
+    const banner = await fin.textContent('#run-error');
+    check(await fin.isVisible('#run-error') && banner.includes('killed'), 'it says the run was killed: ' + banner);
+    await fin.close();
   }
 
   // A long pass is not a dead writer: the heartbeat goes on while it runs.

@@ -244,3 +244,57 @@ TEST(Console, CodegenIoFailureDoesNotPointAtTheWorkingCopy) {
   EXPECT_EQ(res.source, "ptx\n");
   EXPECT_EQ(err.find("\xe2\x86\x92"), std::string::npos) << err;
 }
+
+TEST(StaleRuns, AKilledRunIsFinishedByTheNextRunInItsFolder) {
+  TempDir dir;
+  auto r = lt_test::in_child([&] {
+    Session s(SessionOptions{.script = "k", .input = "in.mlir"}, cfg_for(dir.path(), Mode::Html));
+    auto ph = s.phase("pipeline");
+    for (int i = 0; i < 3; ++i)
+      s.end_pass(s.begin_pass("p" + std::to_string(i), s.intern("t" + std::to_string(i) + "\n")),
+                 s.intern("t" + std::to_string(i + 1) + "\n"));
+    ::kill(::getpid(), SIGKILL);
+  });
+  ASSERT_TRUE(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGKILL);
+  auto runs = runs_of(dir / "k");
+  ASSERT_EQ(runs.size(), 1u);
+  const std::string killed = runs[0];
+  ASSERT_TRUE(fs::exists(killed + "/report_data/000002.js"));
+  ASSERT_FALSE(fs::exists(killed + "/trace.json"));
+
+  StderrCapture cap;
+  {
+    Session next(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Html));
+    // Finished as the next session starts, before it records anything.
+    ASSERT_TRUE(fs::exists(killed + "/trace.json"));
+  }
+  std::string err = cap.finish();
+  EXPECT_NE(err.find("finished the killed run"), std::string::npos) << err;
+  auto j = trace_in(killed);
+  EXPECT_EQ(j["error"].get<std::string>().rfind("killed:", 0), 0u) << j["error"];
+  EXPECT_EQ(j["input"], "in.mlir");
+  ASSERT_EQ(j["records"].size(), 3u);
+  EXPECT_EQ(j["records"][2]["name"], "p2");
+  EXPECT_EQ(j["records"][2]["phase"], "pipeline");
+  for (const auto &rec : j["records"])
+    if (rec["before_text"].is_object())  // raw files the writer got to
+      EXPECT_TRUE(fs::exists(killed + "/" + rec["before_text"]["file"].get<std::string>()));
+  EXPECT_FALSE(fs::exists(killed + "/report_data"));
+  std::string html = slurp(killed + "/report.html");
+  EXPECT_NE(html.find("\"live\":false"), std::string::npos);
+  EXPECT_NE(html.find("killed:"), std::string::npos);
+}
+
+TEST(StaleRuns, ALiveRunIsLeftAlone) {
+  TempDir dir;
+  Session a(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Html));
+  a.end_pass(a.begin_pass("p", a.intern(std::string("x\n"))), a.intern(std::string("y\n")));
+  {
+    StderrCapture cap;
+    Session b(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Html));
+    cap.finish();
+  }
+  EXPECT_TRUE(fs::exists(a.run().run_dir + "/report_data/000000.js")) << "its writer holds the lock";
+  a.finish();
+  EXPECT_EQ(trace_in(a.run().run_dir)["error"], "");
+}
