@@ -11,7 +11,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${1:-$SRC/build/bin}
 LT=$BIN/lowertrace
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/lt-report-bench.XXXXXX")
-DUMP=${LT_SHARED:-$SRC/../shared}/fixtures/triton-3.6/mlir_dump_softmax.txt
+DUMP=$SRC/tests/data/fixtures/triton-3.6/mlir_dump_softmax.txt
 
 # One traced run; prints a table row. IR size S = mean size of the texts handed
 # to each pass (the raw before files), so the original's report is ~6*N*S.

@@ -84,7 +84,8 @@ void write(const std::string &path, std::string_view data) {
 // paths per process.
 std::mutex &path_mutex(const std::string &key) {
   static std::mutex registry_mu;
-  static std::map<std::string, std::unique_ptr<std::mutex>> registry;
+  // Never destroyed, so a session finished at process exit can still use it.
+  static auto &registry = *new std::map<std::string, std::unique_ptr<std::mutex>>;
   std::lock_guard<std::mutex> g(registry_mu);
   auto &slot = registry[key];
   if (!slot) slot = std::make_unique<std::mutex>();
@@ -135,11 +136,10 @@ unsigned long highest_backup(const fs::path &dir, const std::string &name) {
 
 // Creates `dest` with `data`; false (and nothing written) if `dest` exists.
 bool create_new(const std::string &dest, std::string_view data) {
-  std::string tmp = dest + ".tmp" + std::to_string(::getpid());
-  if (std::string err = util::write_file(tmp, data); !err.empty()) {
-    ::unlink(tmp.c_str());
-    throw IoError{err};
-  }
+  // Exclusively created under a random hidden name: a predictable name could
+  // be a planted symlink, and writing through it would overwrite its target.
+  std::string tmp;
+  if (std::string err = util::write_temp_beside(dest, data, &tmp); !err.empty()) throw IoError{err};
   int rc = ::link(tmp.c_str(), dest.c_str());
   int link_errno = errno;
   ::unlink(tmp.c_str());
@@ -147,13 +147,14 @@ bool create_new(const std::string &dest, std::string_view data) {
   if (link_errno == EEXIST) return false;
   // No hard links here (some FUSE/vfat): fall back to O_EXCL, which still
   // never replaces a file, at the price of a possibly torn backup on a crash.
-  int fd = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     if (errno == EEXIST) return false;
     throw IoError{errno_text("cannot create backup", dest)};
   }
+  std::string err = util::write_fd_all(fd, data);
   ::close(fd);
-  if (std::string err = util::write_file(dest, data); !err.empty()) throw IoError{err};
+  if (!err.empty()) throw IoError{"cannot write " + dest + ": " + err};
   return true;
 }
 

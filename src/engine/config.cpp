@@ -60,7 +60,7 @@ static Mode mode_from_env() {
   if (unknown) {
     // Warn once per distinct value: the environment is re-read by every session.
     static std::mutex mu;
-    static std::set<std::string> warned;
+    static std::set<std::string> &warned = *new std::set<std::string>;  // never destroyed: see global()
     std::lock_guard<std::mutex> lock(mu);
     if (warned.insert(v).second)
       util::warn("unknown TL_LOWER_TRACE value '" + std::string(v) +
@@ -94,7 +94,9 @@ struct Global {
   Config snapshot;
 };
 Global &global() {
-  static Global g;
+  // Never destroyed: the LLVM plugin finishes its session from a static
+  // destructor at exit, which may run after a static constructed later.
+  static Global &g = *new Global;
   return g;
 }
 

@@ -1,5 +1,7 @@
 #include "engine/layout.h"
 
+#include <filesystem>
+
 #include "engine/codegen_workflow.h"
 #include "engine/trace_json.h"
 #include "util/fatal.h"
@@ -10,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <thread>
 #include <unordered_set>
 #include <cstdio>
@@ -59,10 +62,21 @@ std::string pad_index(int index) {
   return buf;
 }
 
+std::string file_index(int index) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%06d", index);
+  return buf;
+}
+
+std::string trace_root(const std::string &script_dir) {
+  std::string root = std::filesystem::path(script_dir).parent_path().string();
+  return root.empty() ? std::string(".") : root;
+}
+
 std::string raw_file_name(const LowerRecord &rec, bool after) {
   std::string_view lang = after && !rec.lang.empty() ? rec.lang : rec.ir_lang;
   std::string name = rec.status == STATUS_CODEGEN ? std::string("codegen") : rec.name;
-  return pad_index(rec.index) + "_" + util::sanitize_component(name) +
+  return file_index(rec.index) + "_" + util::sanitize_component(name) +
          (after ? "_after." : "_before.") + codegen::extension_for(lang);
 }
 
@@ -90,13 +104,13 @@ public:
   void on_record(const RunInfo &run, const LowerRecord &rec,
                  const std::vector<const LowerRecord *> &) override {
     std::string dir = run.run_dir + "/" + util::sanitize_component(rec.phase);
-    Job before{dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)};
+    Job before{run.script_dir, dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)};
     std::lock_guard<std::mutex> lock(mu_);
     if (broken_) return;
     q_.push_back(std::move(before));
     // A failed pass has no after-text; its record says so.
     if (rec.status != STATUS_FAILED)
-      q_.push_back(Job{dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
+      q_.push_back(Job{run.script_dir, dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
     if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     // Wake the worker only when it waits: a busy one takes the whole queue
     // on its next round, and a wake-up per record was a futex call per record.
@@ -112,7 +126,8 @@ public:
     if (util::in_fatal_signal()) idle_cv_.wait_for(lock, std::chrono::seconds(10), idle);
     else idle_cv_.wait(lock, idle);
     if (broken_) return;
-    if (std::string err = util::make_dirs(run.run_dir); !err.empty()) return fail(err);
+    if (std::string err = util::make_dirs_below(trace_root(run.script_dir), run.run_dir); !err.empty())
+      return fail(err);
     std::string json = trace_json::serialize(run, all, error);
     if (std::string err = util::atomic_write(run.run_dir + "/trace.json", json); !err.empty())
       fail(err);
@@ -120,6 +135,7 @@ public:
 
 private:
   struct Job {
+    std::string script_dir;
     std::string dir;
     Snapshot snap;
     std::string path;
@@ -154,7 +170,8 @@ private:
   std::string write(const Job &job) {
     if (!job.snap) return "";
     if (made_.insert(job.dir).second)
-      if (std::string err = util::make_dirs(job.dir); !err.empty()) return err;
+      if (std::string err = util::make_dirs_below(trace_root(job.script_dir), job.dir); !err.empty())
+        return err;
     // Names are unique within a run folder, so the link or create normally
     // succeeds at once. Never write through an existing name: it may be a
     // hard link to another file; replace it instead.

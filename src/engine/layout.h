@@ -4,7 +4,8 @@
 //   <trace_dir>/<script>/.run_records/<run_id>/trace.json
 //   <trace_dir>/<script>/.run_records/<run_id>/<phase>/<NNN>_<Pass>_{before,after}.<ext>
 //
-// Indices are zero-padded to at least 3 digits so that files sort; phase and
+// File indices are zero-padded to 6 digits so that files sort in record order
+// up to 999,999 records (clang -O2 on one C++ file makes 60,000); phase and
 // pass names are sanitised so that "." and ".." cannot escape the run folder.
 // Identical snapshots are hard-linked, so each distinct IR text is on disk once.
 #pragma once
@@ -20,10 +21,16 @@ namespace lowertrace::layout {
 std::string make_run_id();
 std::string now_iso8601();
 
-// "007", "123", "1234"
+// "007", "123", "1234": the index as the terminal shows it.
 std::string pad_index(int index);
 
-// "<NNN>_<Pass>_before.mlir" (codegen: "<NNN>_codegen_after.ptx")
+// "000007", "001234": the index in raw file names.
+std::string file_index(int index);
+
+// The trace folder a <script> folder lives in: below it, no link is followed.
+std::string trace_root(const std::string &script_dir);
+
+// "<NNNNNN>_<Pass>_before.mlir" (codegen: "<NNNNNN>_codegen_after.ptx")
 std::string raw_file_name(const LowerRecord &rec, bool after);
 
 // Relative to the run folder: "<phase>/<file>".

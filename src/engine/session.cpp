@@ -286,7 +286,7 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
   std::string prefix = "codegen/" + layout::pad_index(idx) + "_codegen: ";
   std::string parent = std::filesystem::path(path).parent_path().string();
   if (!path.empty() && !parent.empty()) {
-    if (std::string err = util::make_dirs(parent); !err.empty()) {
+    if (std::string err = util::make_dirs_below(layout::trace_root(run_.script_dir), parent); !err.empty()) {
       util::warn("codegen file I/O failed: " + err);
       path.clear();
     }

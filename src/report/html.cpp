@@ -26,6 +26,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Below the trace folder no symbolic link is followed (see util::make_dirs_below).
+std::string trace_root(const RunInfo &run) {
+  std::string root = fs::path(run.script_dir).parent_path().string();
+  return root.empty() ? std::string(".") : root;
+}
+
 // Points <script_dir>/report.html at the run's report: a relative symlink
 // swapped in by rename (atomic), or a copy of `content` where symlinks fail.
 void point_latest(const RunInfo &run, const std::string &content, std::uint64_t *written) {
@@ -35,7 +41,7 @@ void point_latest(const RunInfo &run, const std::string &content, std::uint64_t 
   fs::path target = fs::relative(fs::path(run.run_dir) / "report.html", run.script_dir, ec);
   if (!ec && !target.empty()) {
     std::string tmp = link + ".tmp-link." + std::to_string(::getpid());
-    ::unlink(tmp.c_str());
+    ::unlink(tmp.c_str());  // removes a stale or planted name; never follows it
     if (::symlink(target.c_str(), tmp.c_str()) == 0) {
       if (::rename(tmp.c_str(), link.c_str()) == 0) return;
       ::unlink(tmp.c_str());
@@ -57,7 +63,8 @@ public:
     std::vector<nlohmann::json> recs{data_.record_json(rec, &fresh)};
     std::string dir = run.run_dir + "/report_data";
     if (seq_ == 0) {
-      if (auto err = util::make_dirs(dir); !err.empty()) return fail(err);
+      if (auto err = util::make_dirs_below(trace_root(run), dir); !err.empty())
+        return fail(err);
       // Held until the run is final; the next run in this folder finishes a
       // run whose lock is free (engine/stale_runs.h). Before chunk 0.
       lock_fd_ = ::open((dir + "/" + kWriterLock).c_str(),
@@ -89,7 +96,9 @@ public:
     if (!wants_html(run.mode) || finished_) return;
     finished_ = true;
     if (beat_) beat_->stop(!util::in_fatal_signal());  // before report_data goes
-    if (auto err = util::make_dirs(run.run_dir); !err.empty()) return fail(err);
+    if (auto err = util::make_dirs_below(trace_root(run), run.run_dir);
+        !err.empty())
+      return fail(err);
     std::string html = page::final_page(run, all, data_, error);
     if (auto err = util::atomic_write(run.run_dir + "/report.html", html); !err.empty())
       return fail(err);

@@ -14,13 +14,35 @@ std::string gzip_base64(std::string_view data) {
   // fraction of zlib's cost (compressing every snapshot was a tenth of the
   // tracing overhead, BENCHMARKS.md). Level 1: most of the size win; the
   // report stays far under its size budget.
-  struct Free {
-    void operator()(libdeflate_compressor *c) const { libdeflate_free_compressor(c); }
+  //
+  // One compressor per thread. The pointer is trivially destructible and the
+  // holder that frees it clears it, so a call after the thread's thread_locals
+  // are gone (the LLVM plugin's report is written from a static destructor at
+  // exit, after the main thread's thread_locals) uses a temporary compressor
+  // instead of a freed one.
+  thread_local libdeflate_compressor *cached = nullptr;
+  thread_local bool thread_ending = false;
+  struct Holder {
+    ~Holder() {
+      libdeflate_free_compressor(cached);
+      cached = nullptr;
+      thread_ending = true;
+    }
   };
-  thread_local std::unique_ptr<libdeflate_compressor, Free> c(libdeflate_alloc_compressor(1));
-  if (!c) return {};
-  std::string out(libdeflate_gzip_compress_bound(c.get(), data.size()), '\0');
-  size_t n = libdeflate_gzip_compress(c.get(), data.data(), data.size(), out.data(), out.size());
+  std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor *)> temp(nullptr, libdeflate_free_compressor);
+  libdeflate_compressor *c = cached;
+  if (!c) {
+    c = libdeflate_alloc_compressor(1);
+    if (!c) return {};
+    if (thread_ending) {
+      temp.reset(c);
+    } else {
+      thread_local Holder holder;  // constructed once per thread, on its first compression
+      cached = c;
+    }
+  }
+  std::string out(libdeflate_gzip_compress_bound(c, data.size()), '\0');
+  size_t n = libdeflate_gzip_compress(c, data.data(), data.size(), out.data(), out.size());
   if (n == 0) return {};
   out.resize(n);
   return base64(out);

@@ -2,7 +2,9 @@
 
 #include "report/html_codec.h"
 
+#include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace lowertrace::web {
 extern const std::string_view report_html;
@@ -15,10 +17,15 @@ extern const std::string_view viewer_js;
 namespace lowertrace::report::page {
 
 namespace {
+// The strings below are built once and never destroyed: the LLVM plugin
+// writes its final report from a static destructor at process exit, after
+// any function-local static constructed later than it has been destroyed
+// (a destroyed hash here made every plugin report a blank, CSP-blocked page).
 const std::string &script_text() {
   // One inline script, so one hash; diff and syntax first, the viewer uses them.
-  static const std::string s = std::string(web::diff_js) + "\n" + std::string(web::syntax_js) +
-                               "\n" + std::string(web::viewer_js);
+  static const std::string &s = *new std::string(std::string(web::diff_js) + "\n" +
+                                                 std::string(web::syntax_js) + "\n" +
+                                                 std::string(web::viewer_js));
   return s;
 }
 
@@ -27,30 +34,49 @@ std::string csp(bool live) {
   // beside the page). Data URLs only for the favicon-less page's nothing.
   std::string c = "default-src 'none'; base-uri 'none'; form-action 'none'; img-src data:; ";
   // The assets are fixed at build time: hash them once per process.
-  static const std::string style = codec::csp_hash(web::viewer_css);
-  static const std::string script = codec::csp_hash(script_text());
+  static const std::string &style = *new std::string(codec::csp_hash(web::viewer_css));
+  static const std::string &script = *new std::string(codec::csp_hash(script_text()));
   c += "style-src " + style + "; ";
   c += "script-src " + script;
   if (live) c += " 'self' file:";
   return c;
 }
 
-void replace(std::string &s, std::string_view key, std::string_view with) {
-  size_t at = s.find(key);
-  if (at != std::string::npos) s.replace(at, key.size(), with);
-}
-
 // The metadata comes before the viewer and the snapshot payloads after it, so
 // the viewer draws the sidebar and the first pass while the browser is still
 // parsing megabytes of payloads; a payload not parsed yet is awaited.
+//
+// One pass over the template, appending each piece: a value is never searched
+// again, so what the data contains (a pass named "@@DATA@@", say) cannot be
+// mistaken for a key. Replacing keys one after another in the growing page
+// used to splice the payloads into such a name inside the metadata.
 std::string fill(bool live, const std::string &meta, const std::string &data) {
-  std::string html(web::report_html);
-  // Order matters: the data goes in last so nothing inside it can look like a key.
-  replace(html, "@@CSP@@", csp(live));
-  replace(html, "@@STYLE@@", web::viewer_css);
-  replace(html, "@@SCRIPT@@", script_text());
-  replace(html, "@@META@@", meta);
-  replace(html, "@@DATA@@", data);
+  const std::string csp_text = csp(live);
+  const std::pair<std::string_view, std::string_view> keys[] = {
+      {"@@CSP@@", csp_text}, {"@@STYLE@@", web::viewer_css}, {"@@SCRIPT@@", script_text()},
+      {"@@META@@", meta},    {"@@DATA@@", data}};
+  std::string_view tpl = web::report_html;
+  std::string html;
+  html.reserve(tpl.size() + meta.size() + data.size() + script_text().size() + web::viewer_css.size());
+  size_t pos = 0;
+  while (pos < tpl.size()) {
+    size_t at = tpl.find("@@", pos);
+    if (at == std::string_view::npos) break;
+    bool matched = false;
+    for (const auto &[key, value] : keys) {
+      if (tpl.compare(at, key.size(), key) != 0) continue;
+      html.append(tpl.substr(pos, at - pos));
+      html.append(value);
+      pos = at + key.size();
+      matched = true;
+      break;
+    }
+    if (!matched) {
+      html.append(tpl.substr(pos, at + 2 - pos));
+      pos = at + 2;
+    }
+  }
+  html.append(tpl.substr(std::min(pos, tpl.size())));
   return html;
 }
 }  // namespace

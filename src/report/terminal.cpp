@@ -27,6 +27,35 @@ std::string paint(bool color, const char *code, std::string_view s) {
   return std::string(code) + std::string(s) + kReset;
 }
 
+bool is_control(const unsigned char *p, size_t left) {
+  unsigned char c = p[0];
+  if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) return true;
+  return c == 0xc2 && left > 1 && p[1] >= 0x80 && p[1] <= 0x9f;  // U+0080..U+009F (C1)
+}
+
+}  // namespace
+
+std::string visible(std::string_view s) {
+  const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+  size_t n = s.size(), i = 0;
+  while (i < n && !is_control(p + i, n - i)) ++i;
+  if (i == n) return std::string(s);
+  std::string out(s.substr(0, i));
+  for (; i < n; ++i) {
+    if (!is_control(p + i, n - i)) {
+      out.push_back(static_cast<char>(p[i]));
+    } else if (p[i] == 0xc2) {
+      out += fmt::format("\\u{:04x}", p[i + 1]);
+      ++i;
+    } else {
+      out += fmt::format("\\x{:02x}", p[i]);
+    }
+  }
+  return out;
+}
+
+namespace {
+
 std::string one_line(std::string_view s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
   std::string out;
@@ -47,14 +76,14 @@ bool same_file(const std::string &a, const std::string &b) {
 
 std::string pass_line(const LowerRecord &r, bool color) {
   std::string name = r.status == STATUS_CODEGEN ? std::string("codegen") : r.name;
-  std::string head = fmt::format("{}/{}_{}: ", r.phase, pad(r.index), name);
+  std::string head = visible(fmt::format("{}/{}_{}: ", r.phase, pad(r.index), name));
   std::string counts = fmt::format(" (+{}/-{})", r.add_lines, r.del_lines);
   if (r.status == STATUS_FAILED)
-    return head + paint(color, kRed, "FAILED (" + one_line(r.error_msg) + ")");
+    return head + paint(color, kRed, "FAILED (" + visible(one_line(r.error_msg)) + ")");
   if (r.status == STATUS_SKIPPED) return head + paint(color, kYellow, "SKIPPED");
   if (r.status == STATUS_CODEGEN) {
     std::string s = head + paint(color, kCyan, "CODEGEN") + counts;
-    if (!r.detail.empty()) s += "  \xe2\x86\x92  " + paint(color, kBlue, r.detail);
+    if (!r.detail.empty()) s += "  \xe2\x86\x92  " + paint(color, kBlue, visible(r.detail));
     return s;
   }
   if (r.changed) return head + paint(color, kGreen, "CHANGED") + counts;
@@ -85,10 +114,12 @@ public:
     diff::UnifiedOptions opt;
     opt.context = 3;
     opt.color = color_;
-    std::string label = r.phase + "/" + (r.status == STATUS_CODEGEN ? "codegen" : r.name);
+    std::string label = visible(r.phase + "/" + (r.status == STATUS_CODEGEN ? "codegen" : r.name));
     opt.label_a = r.status == STATUS_CODEGEN ? "codegen (" + r.ir_lang + " before)" : label + " (before)";
     opt.label_b = r.status == STATUS_CODEGEN ? "codegen (" + r.lang + " after)" : label + " (after)";
-    util::emit(diff::unified(r.before_text(), r.after_text(), opt));
+    // IR may hold escape sequences (an imported dump could retitle the
+    // window or clear the screen): the terminal is shown them as text.
+    util::emit(diff::unified(visible(r.before_text()), visible(r.after_text()), opt));
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
@@ -100,7 +131,7 @@ public:
       else if (r->status == STATUS_COMPLETED) (r->changed ? changed : noop)++;
     }
     util::info(fmt::format("{} records: {} changed, {} no-op, {} failed{}", all.size(), changed,
-                           noop, failed, error.empty() ? "" : " (" + one_line(error) + ")"));
+                           noop, failed, error.empty() ? "" : " (" + visible(one_line(error)) + ")"));
     // Point only at what exists: with an unwritable trace folder the other
     // sinks have warned, and a path to nothing would mislead.
     if (wants_html(mode_)) {

@@ -5,11 +5,16 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace lowertrace::report {
 
 // "<phase>/<NNN>_<Pass>: CHANGED (+a/-d)" and friends, without the prefix.
 std::string pass_line(const LowerRecord &rec, bool color);
+
+// `s` with control bytes shown as text ("\x1b", "\u009b"); tab and newline
+// kept. Everything lowertrace prints from IR goes through it.
+std::string visible(std::string_view s);
 
 // Prints pass lines in every mode and, in terminal/both, a coloured unified
 // diff of each changed pass. All to stderr; `batched` collects output and

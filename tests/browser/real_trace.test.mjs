@@ -4,9 +4,9 @@
 import { run, open, check, LT, tmpdir, fs, path } from './helpers.mjs';
 import { spawnSync } from 'node:child_process';
 
-const shared = process.env.LT_SHARED || path.join(process.env.LT_SRC || '.', '..', 'shared');
-const dump = path.join(shared, 'fixtures', 'triton-3.6', 'mlir_dump_softmax.txt');
-if (!fs.existsSync(dump)) { console.log('# real_trace: skipped (no ' + dump + ')'); process.exit(0); }
+const fixtures = process.env.LT_FIXTURES || path.join(process.env.LT_SRC || '.', 'tests', 'data', 'fixtures');
+const dump = path.join(fixtures, 'triton-3.6', 'mlir_dump_softmax.txt');
+check(fs.existsSync(dump), 'fixture present: ' + dump);
 const dir = tmpdir('import');
 const r = spawnSync(LT, ['import', dump, '--mode', 'html', '--dir', dir], { encoding: 'utf8' });
 check(r.status === 0, 'lowertrace import ran' + (r.status ? ': ' + r.stderr.slice(-400) : ''));

@@ -6,7 +6,7 @@
 # the +/- lines the diff shows. Also: errors exit 2 with one stderr line.
 set -u
 LT=${LT_BIN:?}/lowertrace
-FIX=${LT_SHARED:?}/fixtures/triton-3.6
+FIX=${LT_FIXTURES:?}/triton-3.6
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0; pairs=0; changed=0

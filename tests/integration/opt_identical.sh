@@ -5,7 +5,7 @@
 set -u
 BIN=${LT_BIN:?}/lowertrace-opt
 REF=$(command -v mlir-opt-22 || echo /usr/lib/llvm-22/bin/mlir-opt)
-SAMPLES=${LT_SHARED:?}/reference/samples
+SAMPLES=${LT_FIXTURES:?}/samples
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0; n=0

@@ -7,8 +7,8 @@
 set -u
 LT=${LT_BIN:?}/lowertrace
 FAKE=${LT_SRC:?}/tests/data/dumps/fake_triton.py
-FIX=${LT_SHARED:?}/fixtures/triton-3.6/mlir_dump_add.txt
-[ -f "$FIX" ] || FIX=/work/shared/fixtures/triton-3.6/mlir_dump_add.txt
+FIX=${LT_FIXTURES:?}/triton-3.6/mlir_dump_add.txt
+[ -f "$FIX" ] || { echo "FAIL: missing fixture $FIX"; exit 1; }
 SUM="python3 $LT_SRC/tests/data/dumps/trace_summary.py"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -286,4 +286,6 @@ TEST(MlirCapture, OneShotHelperTracesAPipelineString) {
                                               Mode::Terminal, dir.path());
   EXPECT_FALSE(bad.ok);
   EXPECT_NE(bad.error.find("no-such-pass"), std::string::npos) << bad.error;
+  // An unregistered pass says how to fix it (the README's example failed so).
+  EXPECT_NE(bad.error.find("registerTransformsPasses"), std::string::npos) << bad.error;
 }

@@ -135,6 +135,30 @@ TEST(CodegenWorkflow, BackupsNeverOverwriteEarlierOnes) {
   EXPECT_EQ(names_with(d.path(), ".bak").size(), 5u);
 }
 
+// In a shared trace folder someone may plant a link where a backup's
+// temporary will go: it must never be written through (the temporary used to
+// be "<backup>.tmp<pid>", a name anyone could predict).
+TEST(CodegenWorkflow, BackupNeverWritesThroughAPlantedSymlink) {
+  TempDir d;
+  const std::string w = d / "k.ptx";
+  const std::string victim = d / "victim.txt";
+  put(victim, "precious\n");
+  put(w, "mine\n");  // an orphan working copy: INIT-BACKUP saves it as k.ptx.bak.1
+  for (const std::string &name : {w + ".bak.1.tmp" + std::to_string(::getpid()),
+                                  w + ".tmp" + std::to_string(::getpid())})
+    ASSERT_EQ(::symlink(victim.c_str(), name.c_str()), 0);
+  EXPECT_EQ(resolve(w, "A\n").tag, "INIT-BACKUP");
+  EXPECT_EQ(get(victim), "precious\n");
+  EXPECT_EQ(get(w + ".bak.1"), "mine\n");
+  // And a link planted at the backup's own name is left alone, not followed.
+  put(w, "mine again\n");
+  std::filesystem::remove(w + ".original");
+  ASSERT_EQ(::symlink(victim.c_str(), (w + ".bak.2").c_str()), 0);
+  EXPECT_EQ(resolve(w, "B\n").tag, "INIT-BACKUP");
+  EXPECT_EQ(get(victim), "precious\n");
+  EXPECT_EQ(get(w + ".bak.3"), "mine again\n");
+}
+
 TEST(CodegenWorkflow, NumbersContinueAfterTheHighestExistingBackup) {
   TempDir d;
   const std::string w = d / "k.s";

@@ -146,10 +146,11 @@ inline std::string read_all(const std::string &path) {
   return ss.str();
 }
 
-inline std::string shared_dir() {
-  const char *e = std::getenv("LT_SHARED");
+// The repository's copies of the shared fixtures (tests/data/fixtures).
+inline std::string fixtures_dir() {
+  const char *e = std::getenv("LT_FIXTURES");
   if (e && *e) return e;
-  return std::string(LT_SOURCE_DIR) + "/../shared";
+  return std::string(LT_SOURCE_DIR) + "/tests/data/fixtures";
 }
 
 }  // namespace lowertrace::dump::testing

@@ -13,8 +13,8 @@ using namespace lowertrace::dump::testing;
 namespace {
 
 std::string fixture(const std::string &name) {
-  std::string p = shared_dir() + "/fixtures/triton-3.6/" + name;
-  if (!std::filesystem::exists(p)) p = "/work/shared/fixtures/triton-3.6/" + name;
+  std::string p = fixtures_dir() + "/triton-3.6/" + name;
+  EXPECT_TRUE(std::filesystem::exists(p)) << "missing fixture " << p;
   return p;
 }
 
@@ -37,7 +37,7 @@ class TritonFixture : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(TritonFixture, OneRecordPerBannerInOrderWithStitchedTexts) {
   std::string path = fixture(GetParam());
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no fixture " << path;
+  ASSERT_TRUE(std::filesystem::exists(path)) << "missing fixture " << path;
   std::string text = read_all(path);
   Imported im = import_text(text, Format::Auto, 65536);
   EXPECT_EQ(im.result.detected, Format::Triton);
@@ -63,7 +63,7 @@ TEST_P(TritonFixture, OneRecordPerBannerInOrderWithStitchedTexts) {
 
 TEST_P(TritonFixture, StagesAndNesting) {
   std::string path = fixture(GetParam());
-  if (!std::filesystem::exists(path)) GTEST_SKIP();
+  ASSERT_TRUE(std::filesystem::exists(path)) << "missing fixture " << path;
   Imported im = import_text(read_all(path));
   const auto &recs = im.recs();
   auto phase_of = [&](const std::string &name, int nth = 0) {
@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Triton36, TritonFixture,
 
 TEST(TritonFixtureTest, TwoKernelsInOneStreamAreTwoCompilations) {
   std::string a = fixture("mlir_dump_add.txt"), s = fixture("mlir_dump_softmax.txt");
-  if (!std::filesystem::exists(a) || !std::filesystem::exists(s)) GTEST_SKIP();
+  ASSERT_TRUE(std::filesystem::exists(a) && std::filesystem::exists(s)) << "missing fixture";
   Imported im = import_text(read_all(a) + read_all(s));
   ASSERT_EQ(im.targets.size(), 2u);
   EXPECT_EQ(im.compilations[0].kernel, "add_kernel");
@@ -122,7 +122,7 @@ std::string llvm_run(const char *marker) {
 
 TEST(TritonFixtureTest, SameKernelCompiledTwiceGetsItsOwnLlvmRun) {
   std::string a = fixture("mlir_dump_add.txt");
-  if (!std::filesystem::exists(a)) GTEST_SKIP();
+  ASSERT_TRUE(std::filesystem::exists(a)) << "missing fixture " << a;
   std::string mlir = read_all(a);
   // As `lowertrace run` feeds them: the MLIR_DUMP_PATH file, then stderr.
   std::string text = mlir + mlir + llvm_run("first") + llvm_run("second");
@@ -145,7 +145,7 @@ TEST(TritonFixtureTest, SameKernelCompiledTwiceGetsItsOwnLlvmRun) {
 
 TEST(TritonFixtureTest, StageFilesGiveThePtxCodegenRecord) {
   std::string a = fixture("mlir_dump_add.txt");
-  if (!std::filesystem::exists(a)) GTEST_SKIP();
+  ASSERT_TRUE(std::filesystem::exists(a)) << "missing fixture " << a;
   auto dir = std::filesystem::temp_directory_path() / ("lt_stage_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir / "HASHONE");
   std::ofstream(dir / "HASHONE" / "add_kernel.ttir") << "module {}\n";
@@ -170,7 +170,7 @@ TEST(TritonFixtureTest, PipelinerStepsPrintedToStderrFindTheirPass) {
   // Triton 3.6.0 on an H200 printed the SoftwarePipeliner steps to stderr
   // although MLIR_DUMP_PATH was set: they come after the whole MLIR file.
   std::string a = fixture("mlir_dump_add.txt");
-  if (!std::filesystem::exists(a)) GTEST_SKIP();
+  ASSERT_TRUE(std::filesystem::exists(a)) << "missing fixture " << a;
   std::string text = read_all(a), file, steps;
   std::size_t pos = 0;
   while (pos < text.size()) {

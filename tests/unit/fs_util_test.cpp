@@ -3,7 +3,11 @@
 #include "test_util.h"
 
 #include <gtest/gtest.h>
+#include <csignal>
+#include <filesystem>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using lt_test::TempDir;
@@ -36,5 +40,50 @@ TEST(FsUtil, CreateFileReplacesAHardLinkInsteadOfWritingThroughIt) {
 TEST(FsUtil, CreateFileReportsAMissingFolder) {
   TempDir dir;
   std::string err = util::create_file(dir.path() + "/no/such/dir/x", "x");
-  EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
+  EXPECT_NE(err.find("cannot create"), std::string::npos) << err;
+}
+
+// A full disk or a file-size limit mid-write: the file is absent, never cut
+// short under its final name, and no temporary is left behind. (Run in a
+// child: the limit is per process.)
+TEST(FsUtil, CreateFileLeavesNothingCutShortWhenTheWriteFails) {
+  TempDir dir;
+  std::string p = dir.path() + "/000000_big_before.mlir";
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl {64 * 1024, 64 * 1024};
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    std::string err = util::create_file(p, std::string(1 << 20, 'x'));
+    ::_exit(err.empty() ? 1 : 0);
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "the write should have failed";
+  EXPECT_FALSE(std::filesystem::exists(p));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(FsUtil, AtomicWriteReplacesAPlantedSymlinkWithoutFollowingIt) {
+  TempDir dir;
+  std::string victim = dir.path() + "/victim", p = dir.path() + "/trace.json";
+  ASSERT_EQ(util::create_file(victim, "precious"), "");
+  ASSERT_EQ(::symlink(victim.c_str(), p.c_str()), 0);
+  EXPECT_EQ(util::atomic_write(p, "{}"), "");
+  EXPECT_EQ(util::read_file(victim).value_or("?"), "precious");
+  EXPECT_EQ(util::read_file(p).value_or("?"), "{}");
+}
+
+TEST(FsUtil, MakeDirsBelowRefusesALinkBelowTheRoot) {
+  TempDir dir;
+  std::string root = dir.path() + "/trace", elsewhere = dir.path() + "/etc";
+  ASSERT_EQ(util::make_dirs(root), "");
+  ASSERT_EQ(util::make_dirs(elsewhere), "");
+  ASSERT_EQ(::symlink(elsewhere.c_str(), (root + "/k").c_str()), 0);
+  std::string err = util::make_dirs_below(root, root + "/k/.run_records/run_1");
+  EXPECT_NE(err.find("symbolic link"), std::string::npos) << err;
+  EXPECT_TRUE(std::filesystem::is_empty(elsewhere));
+  EXPECT_EQ(util::make_dirs_below(root, root + "/j/.run_records/run_1"), "");
+  EXPECT_TRUE(std::filesystem::is_directory(root + "/j/.run_records/run_1"));
 }

@@ -204,6 +204,43 @@ TEST(HtmlPage, FinalPageIsSafeAndHashed) {
   EXPECT_EQ(html.find("unsafe-inline"), std::string::npos);
 }
 
+// Template keys inside the data (libFuzzer's minimal input was "@@DATA@@" in
+// a pass name) must stay text: filling the template used to splice the
+// payloads into the metadata at that spot, and nothing rendered.
+TEST(HtmlPage, TemplateKeysInTheDataStayText) {
+  for (const char *key : {"@@DATA@@", "@@META@@", "@@SCRIPT@@", "@@STYLE@@", "@@CSP@@", "@@"}) {
+    LowerRecord r;
+    r.phase = key;
+    r.name = std::string("a") + key + "b";
+    r.error_msg = key;
+    r.before = snap(std::string(key) + "\n", 0);
+    r.after = snap(std::string("x ") + key + "\n", 1);
+    r.changed = true;
+    RunInfo run;
+    run.input = key;
+    run.script = key;
+    report::ReportData data;
+    std::string html = report::page::final_page(run, {&r}, data, key);
+    // The metadata is valid JSON holding the name as given...
+    size_t m0 = html.find("id=\"lt-meta\">");
+    ASSERT_NE(m0, std::string::npos) << key;
+    m0 = html.find('>', m0) + 1;
+    size_t m1 = html.find("</script>", m0);
+    auto meta = nlohmann::json::parse(html.substr(m0, m1 - m0), nullptr, false);
+    ASSERT_FALSE(meta.is_discarded()) << key;
+    EXPECT_EQ(meta["recs"][0]["n"], r.name) << key;
+    EXPECT_EQ(meta["run"]["input"], key) << key;
+    // ...the viewer script is there once, after it, with its hash in the CSP...
+    size_t s0 = html.rfind("<script>") + 8, s1 = html.find("</script>", s0);
+    ASSERT_GT(s0, m1) << key;
+    EXPECT_NE(html.find("script-src " + report::codec::csp_hash(html.substr(s0, s1 - s0))), std::string::npos)
+        << key;
+    // ...and every snapshot payload follows the viewer.
+    EXPECT_GT(html.find("id=\"z0\""), s1) << key;
+    EXPECT_GT(html.find("id=\"z1\""), s1) << key;
+  }
+}
+
 TEST(HtmlSink, LiveChunksThenOneFile) {
   fs::path root = fs::temp_directory_path() / ("lt-html-sink-" + std::to_string(::getpid()));
   fs::remove_all(root);

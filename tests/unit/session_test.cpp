@@ -171,15 +171,23 @@ TEST(Session, NestedPassesKeepTheirParentsPhase) {
   EXPECT_EQ(s.records()[child].phase, "outer");
 }
 
-TEST(Layout, IndicesArePaddedToAtLeastThreeDigits) {
+TEST(Layout, RawFileNamesSortInRecordOrderPastAThousand) {
   LowerRecord r;
   r.phase = "pipeline";
   r.name = "canonicalize";
   r.ir_lang = "mlir";
   r.index = 7;
-  EXPECT_EQ(layout::raw_file_name(r, false), "007_canonicalize_before.mlir");
-  r.index = 1234;
-  EXPECT_EQ(layout::raw_file_name(r, true), "1234_canonicalize_after.mlir");
+  EXPECT_EQ(layout::raw_file_name(r, false), "000007_canonicalize_before.mlir");
+  // With 3-digit padding "1000_" sorted before "099_" (clang -O2 on one file
+  // already makes 1,208 records; an LLVM import 15,055).
+  std::vector<std::string> names;
+  for (int i : {5, 99, 999, 1000, 15055, 60356, 999999}) {
+    r.index = i;
+    names.push_back(layout::raw_file_name(r, true));
+  }
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end())) << names[2] << " " << names[3];
+  EXPECT_EQ(names[3], "001000_canonicalize_after.mlir");
+  EXPECT_EQ(layout::pad_index(7), "007");  // the terminal keeps the short form
 }
 
 TEST(Layout, PhaseAndPassNamesCannotEscapeTheRunFolder) {
@@ -219,9 +227,9 @@ TEST(Layout, TerminalModeWritesRawFilesAndTraceJsonButNoHtml) {
     cap.finish();
     run_dir = s.run().run_dir;
   }
-  EXPECT_TRUE(fs::exists(run_dir + "/unscoped/000_pass_before.mlir"));
-  EXPECT_TRUE(fs::exists(run_dir + "/unscoped/119_pass_after.mlir"));
-  EXPECT_EQ(slurp(run_dir + "/unscoped/005_pass_after.mlir"), "ir 3\n");
+  EXPECT_TRUE(fs::exists(run_dir + "/unscoped/000000_pass_before.mlir"));
+  EXPECT_TRUE(fs::exists(run_dir + "/unscoped/000119_pass_after.mlir"));
+  EXPECT_EQ(slurp(run_dir + "/unscoped/000005_pass_after.mlir"), "ir 3\n");
   EXPECT_TRUE(fs::exists(run_dir + "/trace.json"));
   EXPECT_FALSE(fs::exists(dir / "demo/report.html"));
   for (auto &e : fs::recursive_directory_iterator(dir.path()))
@@ -230,8 +238,27 @@ TEST(Layout, TerminalModeWritesRawFilesAndTraceJsonButNoHtml) {
   std::vector<std::string> names;
   for (auto &e : fs::directory_iterator(run_dir + "/unscoped")) names.push_back(e.path().filename());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names.front(), "000_pass_after.mlir");
-  EXPECT_EQ(names.back(), "119_pass_before.mlir");
+  EXPECT_EQ(names.front(), "000000_pass_after.mlir");
+  EXPECT_EQ(names.back(), "000119_pass_before.mlir");
+}
+
+// A <script> folder that is a symlink (to /etc, say) is never written
+// through: the run warns and leaves the link's target untouched.
+TEST(Layout, ASymlinkedScriptFolderIsNotFollowed) {
+  TempDir dir;
+  fs::create_directories(dir / "victim");
+  fs::create_directories(dir / "trace");
+  fs::create_symlink(dir / "victim", dir / "trace/demo");
+  StderrCapture cap;
+  {
+    Session s(SessionOptions{.script = "demo"}, cfg_for(dir / "trace", Mode::Both));
+    int p = s.begin_pass("pass", s.intern(std::string("a\n")));
+    s.end_pass(p, s.intern(std::string("b\n")));
+    s.finish();
+  }
+  std::string err = cap.finish();
+  EXPECT_TRUE(fs::is_empty(dir / "victim")) << err;
+  EXPECT_NE(err.find("symbolic link"), std::string::npos) << err;
 }
 
 TEST(Layout, IdenticalSnapshotsAreOneFileOnDisk) {
@@ -245,8 +272,8 @@ TEST(Layout, IdenticalSnapshotsAreOneFileOnDisk) {
   s.finish();
   cap.finish();
   struct stat s1, s2;
-  ASSERT_EQ(::stat((s.run().run_dir + "/unscoped/000_a_after.mlir").c_str(), &s1), 0);
-  ASSERT_EQ(::stat((s.run().run_dir + "/unscoped/001_b_before.mlir").c_str(), &s2), 0);
+  ASSERT_EQ(::stat((s.run().run_dir + "/unscoped/000000_a_after.mlir").c_str(), &s1), 0);
+  ASSERT_EQ(::stat((s.run().run_dir + "/unscoped/000001_b_before.mlir").c_str(), &s2), 0);
   EXPECT_EQ(s1.st_ino, s2.st_ino);
 }
 
@@ -288,7 +315,7 @@ TEST(Layout, InvalidUtf8AndNulBytesAreStoredAsText) {
   s.end_pass(p, s.intern(weird));
   s.finish();
   cap.finish();
-  EXPECT_EQ(slurp(s.run().run_dir + "/unscoped/000_p__after.mlir"), weird);
+  EXPECT_EQ(slurp(s.run().run_dir + "/unscoped/000000_p__after.mlir"), weird);
   auto j = trace_of(s);  // parses: invalid UTF-8 in names is replaced
   EXPECT_EQ(j["records"][0]["name"], "p\xEF\xBF\xBD");
 }
@@ -387,6 +414,27 @@ TEST(TerminalReport, GoldenLines) {
   r.detail = "/t/codegen.ptx";
   EXPECT_EQ(report::pass_line(r, false),
             "codegen/012_codegen: CODEGEN (+40/-30)  \xe2\x86\x92  /t/codegen.ptx");
+}
+
+// An imported dump can hold escape sequences; the terminal must show them as
+// text, never act on them (retitle the window, clear the screen).
+TEST(Terminal, ControlBytesFromIrAreShownNotSent) {
+  EXPECT_EQ(report::visible("a\tb\n"), "a\tb\n");
+  EXPECT_EQ(report::visible("\x1b]0;owned\x07"), "\\x1b]0;owned\\x07");
+  EXPECT_EQ(report::visible("x\xc2\x9b" "2J\x7f"), "x\\u009b2J\\x7f");
+  EXPECT_EQ(report::visible("caf\xc3\xa9"), "caf\xc3\xa9");
+  TempDir dir;
+  StderrCapture cap;
+  {
+    Session s(SessionOptions{.script = "esc"}, cfg_for(dir.path(), Mode::Terminal));
+    int p = s.begin_pass("pass\x1b[2J", s.intern(std::string("a\n")));
+    s.end_pass(p, s.intern(std::string("b \x1b]0;owned\x07\x1b[2J\n")));
+    s.finish();
+  }
+  std::string err = cap.finish();
+  EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
+  EXPECT_EQ(err.find('\x07'), std::string::npos) << err;
+  EXPECT_NE(err.find("\\x1b]0;owned\\x07"), std::string::npos) << err;
 }
 
 TEST(TerminalReport, TerminalModePrintsDiffsToStderrOnly) {

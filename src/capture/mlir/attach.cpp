@@ -35,6 +35,11 @@ OneShotResult trace_pipeline(::mlir::Operation *op, std::string_view pipeline, M
   auto parsed = ::mlir::parsePassPipeline(llvm::StringRef(pipeline.data(), pipeline.size()), es);
   if (::mlir::failed(parsed)) {
     out.error = es.str();
+    // The usual cause in a user's own program: passes are registered by the
+    // program (mlir-opt registers all of them), not by parsing a pipeline.
+    if (out.error.find("does not refer to a registered pass") != std::string::npos)
+      out.error += " (register the passes first, e.g. mlir::registerTransformsPasses() for "
+                   "canonicalize and cse, or mlir::registerAllPasses())";
     return out;
   }
   ::mlir::PassManager pm(op->getContext(), parsed->getOpAnchorName());
