@@ -133,8 +133,8 @@ TEST(Reset, WithTheDefaultSinksEndsTheRunAndKeepsTheLiveReportGoing) {
     }
     EXPECT_TRUE(fs::exists(second + "/report.html"));
   }
-  EXPECT_TRUE(fs::exists(second + "/unscoped/000_q_before.mlir"));
-  EXPECT_TRUE(fs::exists(first + "/unscoped/000_p_before.mlir"));
+  EXPECT_TRUE(fs::exists(second + "/unscoped/000000_q_before.mlir"));
+  EXPECT_TRUE(fs::exists(first + "/unscoped/000000_p_before.mlir"));
   std::string err = cap.finish();
   EXPECT_EQ(err.find("WARNING"), std::string::npos) << err;
   auto j = trace_in(second);
