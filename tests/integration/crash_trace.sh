@@ -14,30 +14,31 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# The crash output without what differs from run to run (addresses, our lines).
-dump_of() { grep -v '^  \[lower_trace\]' "$1" | sed -E 's/0x[0-9a-f]+/ADDR/g; s/[.]lt_trace[^ ]*//g'; }
+# The crash output without what differs from run to run (addresses, our
+# lines, the names of clang's crash reproducer files).
+dump_of() { grep -v '^  \[lower_trace\]' "$1" | sed -E 's/0x[0-9a-f]+/ADDR/g; s#/c-[a-z0-9]+[.]#/c-X.#g'; }
 
-check_trace() {  # dir, expected crashed pass name, before-text must contain
-  python3 - "$1" "$2" "$3" <<'PY' || fail "trace of $2"
+check_trace() {  # dir, expected crashed pass name, before-text must contain[, signal]
+  python3 - "$1" "$2" "$3" "${4:-SIGABRT}" <<'PY' || fail "trace of $2"
 import glob, json, os, sys
-d, name, needle = sys.argv[1:]
+d, name, needle, sig = sys.argv[1:]
 runs = glob.glob(os.path.join(d, "*", ".run_records", "*"))
 assert len(runs) == 1, runs
 run = runs[0]
 j = json.load(open(os.path.join(run, "trace.json")))
-crashed = [r for r in j["records"] if r["error_msg"] == "crashed: SIGABRT"]
+crashed = [r for r in j["records"] if r["error_msg"] == "crashed: " + sig]
 assert crashed, [(r["name"], r["status"], r["error_msg"]) for r in j["records"]]
 r = max(crashed, key=lambda r: r["depth"])  # the pass itself, not its pipeline
 assert r["name"] == name and r["status"] == "failed", r
 assert r["after_text"] is None
 before = open(os.path.join(run, r["before_text"]["file"])).read()
 assert needle in before, before[:200]
-assert j["error"].startswith("crashed: SIGABRT in "), j["error"]
+assert j["error"].startswith("crashed: " + sig + " in "), j["error"]
 assert name in j["error"], j["error"]
 assert any(x["status"] == "completed" for x in j["records"]), "the pass before it is there too"
 assert not os.path.exists(os.path.join(run, "report_data")), "report left live"
 html = open(os.path.join(run, "report.html")).read()
-assert '"live":false' in html and "crashed: SIGABRT" in html
+assert '"live":false' in html and "crashed: " + sig in html
 print("ok -", name, "->", j["error"])
 PY
 }
@@ -123,3 +124,26 @@ for pipeline in 'function(instcombine),trigger-crash-module' 'instcombine,trigge
   check_trace "$tmp/lt" "$name" 'define i32 @f'
 done
 echo "ok - opt-22 plugin: crashing pass recorded, exit status and stack dump unchanged"
+
+# A segfaulting pass (tests/llvm/crash_plugin.cpp) in opt-22, and an aborting
+# one in clang-22's pipeline (its driver reports the crash and exits 1).
+CRASHER="$LT_BIN/../lib/liblt-test-crash.so"
+[ -f "$CRASHER" ] || fail "$CRASHER not built"
+run_both() {  # label, expected status, command... (TL_LOWER_TRACE off, then html)
+  local label=$1 want=$2; shift 2
+  TL_LOWER_TRACE=0 "$@" >plain.out 2>plain.err; local plain=$?
+  rm -rf "$tmp/lt"
+  TL_LOWER_TRACE=html TL_LOWER_TRACE_DIR="$tmp/lt" "$@" >traced.out 2>traced.err; local traced=$?
+  [ "$plain" = "$want" ] || fail "$label: untraced exit $plain (expected $want)"
+  [ "$traced" = "$plain" ] || fail "$label: exit status changed by the plugin: $traced vs $plain"
+  diff <(dump_of plain.err) <(dump_of traced.err) >/dev/null || {
+    diff <(dump_of plain.err) <(dump_of traced.err) | head -20; fail "$label: crash output changed"; }
+}
+LT_TEST_CRASH=segv run_both "opt-22 SIGSEGV" 139 "$OPT" -load-pass-plugin="$PLUGIN" \
+  -load-pass-plugin="$CRASHER" -passes='function(instcombine),lt-test-crash' in.ll -S -o out.ll
+check_trace "$tmp/lt" '{anonymous}::LtTestCrashPass' 'define i32 @f' SIGSEGV
+printf 'int f(int x) { return x + 0; }\n' > c.c
+TMPDIR="$tmp" LT_TEST_CRASH_AT_START=1 run_both "clang-22" 1 "${CLANG:-clang-22}" -O2 \
+  -fpass-plugin="$PLUGIN" -fpass-plugin="$CRASHER" -c c.c -o c.o
+check_trace "$tmp/lt" '{anonymous}::LtTestCrashPass' 'define dso_local i32 @f'
+echo "ok - a segfaulting pass in opt-22 and an aborting one in clang-22: recorded, exit status and crash output unchanged"
