@@ -42,6 +42,7 @@
     if (fresh && !S.dirty) { S.dirty = true; setTimeout(refresh, 0); }
   }
   window.__ltChunk = function (c) { ingest(c.recs, c.snaps); };
+  window.__ltBeat = function (n) { S.beat = n; };  // report_data/beat.js, while live
   // Test hook: the full text of a snapshot, as the copy buttons produce it.
   window.__ltText = function (key) { return pieces(key).then(function (p) { return p ? p.join('\n') : null; }); };
 
@@ -156,6 +157,7 @@
     document.title = 'lowertrace: ' + (run.script || run.input || 'report');
     $('hdr-live').hidden = !meta.live;
     if (S.liveEnded) $('hdr-live').textContent = 'run finished: reload for the final report';
+    else if (S.liveDead) $('hdr-live').textContent = 'run stopped: the compiler was killed or crashed (no sign of life since ' + S.liveDead + ')';
     if (meta.error) { $('run-error').hidden = false; $('run-error').textContent = 'Run ended with an error: ' + meta.error; }
     if (!S.phase || S.phases.indexOf(S.phase) < 0) S.phase = S.phases[0] || null;
     buildTabs(); buildSummary(); buildSidebar();
@@ -743,7 +745,7 @@
     function load(d, n) {
       return new Promise(function (ok) {
         var s = document.createElement('script');
-        s.src = d + name(n);
+        s.src = d + (typeof n === 'number' ? name(n) : n);
         s.onload = function () { s.remove(); ok(true); };
         s.onerror = function () { s.remove(); ok(false); };
         document.head.appendChild(s);
@@ -767,10 +769,24 @@
         // report and removes its chunk folder: when even chunk 0 is gone,
         // stop polling and say so (loading it again is a no-op otherwise).
         load(dir, 0).then(function (alive) {
-          if (alive) { setTimeout(pump, 1500); return; }
-          S.liveEnded = true;
-          refresh();
+          if (!alive) { S.liveEnded = true; refresh(); return; }
+          checkBeat().then(function () {
+            if (S.liveDead) { refresh(); return; }  // nothing more will come
+            setTimeout(pump, 1500);
+          });
         });
+      });
+    }
+    // The writer rewrites beat.js with a growing counter while it lives (a
+    // long pass included). A counter that stops moving for many beats means
+    // it was killed, or crashed where nothing could finish the run. No
+    // beat.js at all (an older writer): no verdict.
+    var beatSeen, beatAt = Date.now(), staleMs = Math.max(3000, 10 * (meta.beatMs || 1000));
+    function checkBeat() {
+      return load(dir, 'beat.js').then(function (ok) {
+        var now = Date.now();
+        if (!ok || S.beat !== beatSeen) { beatSeen = S.beat; beatAt = now; return; }
+        if (now - beatAt > staleMs) S.liveDead = new Date(beatAt).toLocaleTimeString();
       });
     }
     pick(0);

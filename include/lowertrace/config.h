@@ -69,7 +69,8 @@ Config config_from_env();
 void enable(const EnableOptions &opts = {});
 // Forgets the overrides and turns tracing off until enable() is called again.
 void disable();
-// Clears the records of the current thread's session, if any (see Session::current()).
+// Clears the records of the current thread's session, if any (see
+// Session::current()), after ending its run so far (Session::reset()).
 void reset();
 
 // What a session starting now would use. Before any enable()/disable() this is

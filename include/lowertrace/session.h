@@ -104,20 +104,34 @@ public:
 
   // --- lifecycle ---------------------------------------------------------
   void add_sink(std::shared_ptr<Sink> sink);
-  // Clears records, index and phase counters; later records go to a fresh
-  // run folder so that restarted indices never overwrite earlier raw files.
+  // Ends the current run (its trace.json and final report are written, every
+  // sink gets on_finish) if it recorded anything, then clears records, index
+  // and phase counters. Later records form a new run in a fresh run folder,
+  // so restarted indices never overwrite earlier raw files; the default sinks
+  // start afresh, sinks added with add_sink() are kept and see the new run.
   void reset();
   // Idempotent. Fails every pass still open with `error` (or "pass did not complete").
+  // Without `error`, a run with a failed pass ends with that failure as its error.
   void finish(std::string_view error = {});
+  // For a fatal-signal handler (engine/crash.h): fails the passes still open
+  // with `message` (e.g. "crashed: SIGSEGV") and finishes the run on this
+  // thread, waiting a bounded time for locks and writers. Returns false if it
+  // could not (e.g. the crash happened inside this session's own reporting).
+  bool finish_after_crash(std::string_view message);
 
   std::vector<LowerRecord> records() const;  // copy, ordered by index
   std::size_t record_count() const;
 
-  // The innermost Session created on this thread and still alive.
+  // The innermost (most recently created) Session created on this thread and
+  // still alive, whatever order sessions are destroyed in.
   static Session *current();
 
 private:
   void deliver(int index);  // hands a finished record to the sinks (lock held)
+  void install_default_sinks();
+  // Fails what is open, then runs every sink's on_finish (lock held).
+  // `inline_only`: on this thread, no helper threads (crash handler).
+  void end_run(std::string_view error, bool inline_only);
   double elapsed_ms(int index);  // since begin_pass(index); forgets the start
 
   Config cfg_;
@@ -135,7 +149,9 @@ private:
   std::vector<std::string> codegen_kernels_;  // order of first codegen per kernel
   int next_index_ = 0;
   bool finished_ = false;
-  Session *prev_current_ = nullptr;
+  SessionOptions opts_;  // kept for reset(): which default sinks to recreate
+  std::size_t default_sinks_ = 0;  // sinks_[0, default_sinks_) are the defaults
+  bool delivering_ = false;  // a sink is running (a crash there cannot finish)
 };
 
 // One-shot helper: the counterpart of the original's lower_trace(func, passes).

@@ -4,6 +4,7 @@
 
 #include "engine/codegen_workflow.h"
 #include "engine/trace_json.h"
+#include "util/fatal.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -119,7 +120,11 @@ public:
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
                  const std::string &error) override {
     std::unique_lock<std::mutex> lock(mu_);
-    idle_cv_.wait(lock, [this] { return q_.empty() && !busy_; });
+    auto idle = [this] { return q_.empty() && !busy_; };
+    // After a crash the worker may be the thread that crashed: wait a while,
+    // then write trace.json for whatever is on disk.
+    if (util::in_fatal_signal()) idle_cv_.wait_for(lock, std::chrono::seconds(10), idle);
+    else idle_cv_.wait(lock, idle);
     if (broken_) return;
     if (std::string err = util::make_dirs_below(trace_root(run.script_dir), run.run_dir); !err.empty())
       return fail(err);

@@ -6,10 +6,13 @@
 
 #include "engine/codegen_workflow.h"
 #include "engine/layout.h"
+#include "engine/session_registry.h"
+#include "engine/stale_runs.h"
 #include "engine/snapshot_store.h"
 #include "lowertrace/diff.h"
 #include "report/html.h"
 #include "report/terminal.h"
+#include "util/fatal.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -25,8 +28,6 @@
 namespace lowertrace {
 
 namespace {
-thread_local Session *tl_current = nullptr;
-
 using Clock = std::chrono::steady_clock;
 
 std::string program_name() {
@@ -41,9 +42,11 @@ Session::Session(SessionOptions opts) : Session(std::move(opts), current_config(
 
 Session::Session(SessionOptions opts, Config cfg)
     : cfg_(std::move(cfg)), store_(std::make_unique<SnapshotStore>()) {
-  prev_current_ = tl_current;
-  tl_current = this;
+  registry::add(this);
   if (!cfg_.enabled()) return;
+  opts_.install_default_sinks = opts.install_default_sinks;
+  opts_.live_report = opts.live_report;
+  opts_.batch_console = opts.batch_console;
   run_.script = util::sanitize_component(opts.script.empty() ? program_name() : opts.script);
   run_.script_dir = cfg_.trace_dir + "/" + run_.script;
   run_.run_id = layout::make_run_id();
@@ -52,20 +55,30 @@ Session::Session(SessionOptions opts, Config cfg)
   run_.tool = std::move(opts.tool);
   run_.mode = cfg_.mode;
   run_.started = layout::now_iso8601();
-  if (opts.install_default_sinks) {
-    sinks_.push_back(layout::make_layout_sink());  // raw files in every mode
-    if (wants_html(cfg_.mode)) sinks_.push_back(report::make_html_sink(opts.live_report));
-    console_ = report::make_terminal_sink(cfg_.mode, opts.batch_console);
-    sinks_.push_back(console_);
-  }
+  // Earlier runs here whose compiler was killed get their trace.json and
+  // final report now; a live report of theirs then reads as ended.
+  if (opts_.install_default_sinks && opts_.live_report) stale_runs::finish_stale(run_.script_dir);
+  install_default_sinks();
+}
+
+void Session::install_default_sinks() {
+  if (!opts_.install_default_sinks) return;
+  std::vector<std::shared_ptr<Sink>> d;
+  d.push_back(layout::make_layout_sink());  // raw files in every mode
+  if (wants_html(cfg_.mode)) d.push_back(report::make_html_sink(opts_.live_report));
+  console_ = report::make_terminal_sink(cfg_.mode, opts_.batch_console);
+  d.push_back(console_);
+  sinks_.erase(sinks_.begin(), sinks_.begin() + static_cast<std::ptrdiff_t>(default_sinks_));
+  sinks_.insert(sinks_.begin(), d.begin(), d.end());
+  default_sinks_ = d.size();
 }
 
 Session::~Session() {
   finish();
-  if (tl_current == this) tl_current = prev_current_;
+  registry::remove(this);
 }
 
-Session *Session::current() { return tl_current; }
+Session *Session::current() { return registry::current(); }
 
 Snapshot Session::intern(std::string text) { return store_->intern(std::move(text)); }
 Snapshot Session::intern(std::string_view text) { return store_->intern(std::string(text)); }
@@ -78,6 +91,11 @@ void Session::add_sink(std::shared_ptr<Sink> sink) {
 void Session::deliver(int index) {
   const LowerRecord &rec = *recs_[index];
   const auto &all = all_;  // recs_ is indexed by index: index order, parents first
+  delivering_ = true;
+  struct Done {
+    bool &flag;
+    ~Done() { flag = false; }
+  } done{delivering_};
   for (auto &s : sinks_) {
     try {
       s->on_record(run_, rec, all);
@@ -275,12 +293,19 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
   }
   if (!path.empty()) {
     codegen::Outcome oc = codegen::resolve(path, source);
+    bool io_failed = false;
     for (const std::string &m : oc.messages) {
-      if (m.rfind("WARNING: ", 0) == 0) util::warn(prefix + m.substr(9));
-      else util::info(prefix + m);
+      if (m.rfind("WARNING: ", 0) == 0) {
+        util::warn(prefix + m.substr(9));
+        io_failed = true;
+      } else {
+        util::info(prefix + m);
+      }
     }
     out.source = std::move(oc.source);
     out.tag = std::move(oc.tag);
+    // The record and the console point at the working copy only if it is there.
+    if (io_failed) path.clear();
     out.working_copy = path;
   }
   stack_.pop_back();
@@ -300,6 +325,10 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
 
 void Session::reset() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
+  // The run so far is over: give it its trace.json and final report, as if
+  // the session had ended, before its records are forgotten.
+  bool ended = enabled() && !finished_ && !recs_.empty();
+  if (ended) end_run({}, false);
   recs_.clear();
   all_.clear();
   stack_.clear();
@@ -314,21 +343,42 @@ void Session::reset() {
   if (enabled()) {
     run_.run_id = layout::make_run_id();
     run_.run_dir = run_.script_dir + "/.run_records/" + run_.run_id;
+    run_.started = layout::now_iso8601();
+    // The default sinks hold per-run state (chunk numbering, written files).
+    if (ended) install_default_sinks();
   }
 }
 
-void Session::finish(std::string_view error) {
-  std::lock_guard<std::recursive_mutex> lock(mu_);
-  if (finished_) return;
-  if (!enabled()) {
-    finished_ = true;
-    return;
+namespace {
+// The most precise failure: the first failed record, or its deepest failed
+// descendant (children follow their parents in index order).
+const LowerRecord *first_failure(const std::vector<const LowerRecord *> &all) {
+  const LowerRecord *c = nullptr;
+  for (const LowerRecord *r : all) {
+    if (r->status != STATUS_FAILED) continue;
+    if (!c) c = r;
+    else if (r->parent_index == c->index) c = r;
   }
+  return c;
+}
+std::string path_of(const LowerRecord &r) {
+  return r.phase + "/" + layout::pad_index(r.index) + "_" + r.name;
+}
+// "pipeline/003_cse failed: <first line>", "" when nothing failed.
+std::string failure_error(const std::vector<const LowerRecord *> &all) {
+  const LowerRecord *c = first_failure(all);
+  if (!c) return "";
+  std::string msg = c->error_msg.substr(0, c->error_msg.find('\n'));
+  return path_of(*c) + " failed" + (msg.empty() ? std::string() : ": " + msg);
+}
+}  // namespace
+
+void Session::end_run(std::string_view error, bool inline_only) {
   if (!stack_.empty())
     fail_pass(stack_.front(), error.empty() ? std::string_view("pass did not complete") : error);
-  finished_ = true;
   const auto &all = all_;
   std::string err(error);
+  if (err.empty()) err = failure_error(all);
   auto finish_one = [&](Sink &s) {
     try {
       s.on_finish(run_, all, err);
@@ -345,6 +395,10 @@ void Session::finish(std::string_view error) {
   std::vector<std::thread> workers;
   for (auto &s : sinks_) {
     if (s == console_) continue;
+    if (inline_only) {
+      finish_one(*s);
+      continue;
+    }
     try {
       workers.emplace_back([&finish_one, s] { finish_one(*s); });
     } catch (const std::system_error &) {
@@ -353,6 +407,42 @@ void Session::finish(std::string_view error) {
   }
   for (auto &w : workers) w.join();
   if (console_) finish_one(*console_);
+}
+
+void Session::finish(std::string_view error) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (finished_) return;
+  finished_ = true;
+  if (!enabled()) return;
+  end_run(error, false);
+}
+
+bool Session::finish_after_crash(std::string_view message) {
+  // Another thread may hold the lock for a moment (it keeps running while
+  // this one handles the signal); never wait for ever inside a crash.
+  std::unique_lock<std::recursive_mutex> lock(mu_, std::defer_lock);
+  auto until = Clock::now() + std::chrono::seconds(2);
+  while (!lock.try_lock()) {
+    if (Clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (finished_ || !enabled()) return true;
+  // The lock was ours already: the crash is inside a sink, whose state is
+  // half-updated. Leave the run as it is on disk.
+  if (delivering_) return false;
+  finished_ = true;
+  std::string err(message);
+  if (!stack_.empty()) {
+    err += " in " + path_of(*recs_[stack_.back()]);
+    // The pass that was running gets the signal; its ancestors say where.
+    int inner = stack_.back();
+    fail_pass(inner, message, -1, /*ancestors=*/false);
+    if (!stack_.empty()) fail_pass(stack_.front(), err);
+  } else if (const LowerRecord *c = first_failure(all_); c && c->error_msg == message) {
+    err += " in " + path_of(*c);  // a front end failed it already (flusher)
+  }
+  end_run(err, /*inline_only=*/true);
+  return true;
 }
 
 std::vector<LowerRecord> Session::records() const {

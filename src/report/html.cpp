@@ -6,7 +6,9 @@
 // about 2x the final report plus one viewer, never O(n^2).
 #include "report/html.h"
 
+#include "report/heartbeat.h"
 #include "report/html_page.h"
+#include "util/fatal.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -14,6 +16,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace lowertrace::report {
@@ -61,6 +65,11 @@ public:
     if (seq_ == 0) {
       if (auto err = util::make_dirs_below(trace_root(run), dir); !err.empty())
         return fail(err);
+      // Held until the run is final; the next run in this folder finishes a
+      // run whose lock is free (engine/stale_runs.h). Before chunk 0.
+      lock_fd_ = ::open((dir + "/" + kWriterLock).c_str(),
+                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+      if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_EX | LOCK_NB);
     }
     char name[32];
     std::snprintf(name, sizeof name, "/%06d.js", seq_);
@@ -71,8 +80,9 @@ public:
     written_ += chunk.size();
     ++seq_;
     if (seq_ == 1) {
+      beat_ = std::make_unique<Heartbeat>(dir + "/beat.js", beat_ms_);
       std::string rel = fs::relative(run.run_dir, run.script_dir).generic_string();
-      std::string shell = page::live_shell(run, {"report_data/", rel + "/report_data/"});
+      std::string shell = page::live_shell(run, {"report_data/", rel + "/report_data/"}, beat_ms_);
       if (auto err = util::atomic_write(run.run_dir + "/report.html", shell); !err.empty())
         return fail(err);
       written_ += shell.size();
@@ -85,6 +95,7 @@ public:
     std::lock_guard<std::mutex> lock(mu_);
     if (!wants_html(run.mode) || finished_) return;
     finished_ = true;
+    if (beat_) beat_->stop(!util::in_fatal_signal());  // before report_data goes
     if (auto err = util::make_dirs_below(trace_root(run), run.run_dir);
         !err.empty())
       return fail(err);
@@ -95,13 +106,20 @@ public:
     point_latest(run, html, &written_);
     std::error_code ec;
     fs::remove_all(run.run_dir + "/report_data", ec);
+    release_lock();
     if (const char *s = std::getenv("LT_REPORT_STATS"); s && *s && std::string(s) != "0")
       util::info("html report: " + std::to_string(html.size()) + " bytes, " +
                  std::to_string(written_) + " bytes written in total, " +
                  std::to_string(data_.size()) + " snapshots");
   }
 
+  ~HtmlSink() override { release_lock(); }
+
 private:
+  void release_lock() {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = -1;
+  }
   void fail(const std::string &err) {
     // Warn once: a full disk should not print a line per pass.
     if (!broken_) util::warn("html report: " + err);
@@ -112,6 +130,9 @@ private:
   ReportData data_;
   int seq_ = 0;
   bool live_;
+  int beat_ms_ = Heartbeat::interval_from_env();
+  std::unique_ptr<Heartbeat> beat_;  // while live
+  int lock_fd_ = -1;                 // report_data/writer.lock, while live
   bool broken_ = false, finished_ = false;
   std::uint64_t written_ = 0;
 };

@@ -19,6 +19,10 @@ namespace lowertrace::report {
 // `live`: also keep the report openable after every record (chunk files).
 std::shared_ptr<Sink> make_html_sink(bool live = true);
 
+// While a run's report is live its sink holds an flock on
+// report_data/<kWriterLock>; see engine/stale_runs.h for who reads it.
+inline constexpr const char *kWriterLock = "writer.lock";
+
 // Writes a complete, self-contained report for `recs` to `path` in one go.
 // Returns "" on success, else a one-line reason.
 std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,

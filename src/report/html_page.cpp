@@ -110,9 +110,11 @@ nlohmann::json run_json(const RunInfo &run) {
           {"run_id", run.run_id}};
 }
 
-std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs) {
+std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs,
+                       int beat_ms) {
   nlohmann::json meta = {{"run", run_json(run)}, {"live", true}, {"chunkDirs", chunk_dirs},
                          {"recs", nlohmann::json::array()}, {"snaps", nlohmann::json::array()}};
+  if (beat_ms > 0) meta["beatMs"] = beat_ms;
   return fill(true,
               "<script type=\"application/json\" id=\"lt-meta\">" +
                   codec::script_safe_json(meta) + "</script>\n",

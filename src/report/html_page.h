@@ -22,7 +22,9 @@ nlohmann::json run_json(const RunInfo &run);
 
 // The live shell. `chunk_dirs`: where the chunk files may be, relative to the
 // page (the run folder, and the script folder that holds the symlink or copy).
-std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs);
+// `beat_ms`: how often the writer rewrites report_data/beat.js (see heartbeat.h).
+std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk_dirs,
+                       int beat_ms = 0);
 
 // One chunk file: the records and the snapshots they introduced.
 std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &data,

@@ -7,6 +7,8 @@
 #include "util/log.h"
 
 #include <cstdio>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <fmt/format.h>
 
 namespace lowertrace::report {
@@ -63,6 +65,13 @@ std::string one_line(std::string_view s) {
 }
 
 std::string pad(int index) { return fmt::format("{:03d}", index); }
+
+// Both exist and are one file (the script folder's link resolves to it).
+bool same_file(const std::string &a, const std::string &b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
 }  // namespace
 
 std::string pass_line(const LowerRecord &r, bool color) {
@@ -110,9 +119,7 @@ public:
     opt.label_b = r.status == STATUS_CODEGEN ? "codegen (" + r.lang + " after)" : label + " (after)";
     // IR may hold escape sequences (an imported dump could retitle the
     // window or clear the screen): the terminal is shown them as text.
-    std::string d = diff::unified(visible(r.before_text()), visible(r.after_text()), opt);
-    std::fwrite(d.data(), 1, d.size(), stderr);
-    std::fflush(stderr);
+    util::emit(diff::unified(visible(r.before_text()), visible(r.after_text()), opt));
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
@@ -125,10 +132,16 @@ public:
     }
     util::info(fmt::format("{} records: {} changed, {} no-op, {} failed{}", all.size(), changed,
                            noop, failed, error.empty() ? "" : " (" + visible(one_line(error)) + ")"));
-    if (wants_html(mode_))
-      util::info("Final HTML report: " + paint(color_, kBlue, run.script_dir + "/report.html"));
-    else
+    // Point only at what exists: with an unwritable trace folder the other
+    // sinks have warned, and a path to nothing would mislead.
+    if (wants_html(mode_)) {
+      std::string own = run.run_dir + "/report.html", latest = run.script_dir + "/report.html";
+      if (same_file(latest, own)) util::info("Final HTML report: " + paint(color_, kBlue, latest));
+      else if (::access(own.c_str(), F_OK) == 0)
+        util::info("Final HTML report: " + paint(color_, kBlue, own));
+    } else if (::access(run.run_dir.c_str(), F_OK) == 0) {
       util::info("Raw trace files: " + paint(color_, kBlue, run.run_dir));
+    }
   }
 
 private:

@@ -1,5 +1,7 @@
 #include "util/fs.h"
 
+#include "util/no_xfsz.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,12 +21,14 @@ std::string errstr(const std::string &what, const std::string &path) {
 }  // namespace
 
 std::string write_fd_all(int fd, std::string_view data) {
+  NoXfsz guard;  // a file-size limit is an I/O error here, never a kill
   const char *p = data.data();
   size_t left = data.size();
   while (left > 0) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (errno == EFBIG) guard.hit();
       return std::strerror(errno);
     }
     p += n;

@@ -1,5 +1,8 @@
 #include "util/log.h"
 
+#include "util/no_xfsz.h"
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,8 +20,12 @@ bool stderr_color() {
 
 void emit(std::string_view s) {
   // One fwrite per line keeps lines whole when several threads report.
-  std::fwrite(s.data(), 1, s.size(), stderr);
-  std::fflush(stderr);
+  NoXfsz guard;  // stderr may be a file under a size limit
+  bool short_write = std::fwrite(s.data(), 1, s.size(), stderr) != s.size();
+  if ((std::fflush(stderr) != 0 || short_write) && errno == EFBIG) {
+    guard.hit();
+    std::clearerr(stderr);  // our line hit the limit, not the tool's
+  }
 }
 
 void info(std::string_view line) {

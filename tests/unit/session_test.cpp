@@ -19,6 +19,7 @@
 using namespace lowertrace;
 namespace fs = std::filesystem;
 using lt_test::slurp;
+using lt_test::StderrCapture;
 using lt_test::TempDir;
 
 namespace {
@@ -28,34 +29,6 @@ Config cfg_for(const std::string &dir, Mode m = Mode::Terminal) {
   c.trace_dir = dir;
   return c;
 }
-
-// Captures what the code under test writes to stderr.
-class StderrCapture {
-public:
-  StderrCapture() {
-    std::fflush(stderr);
-    saved_ = ::dup(2);
-    path_ = (fs::temp_directory_path() / ("lt_err_" + std::to_string(::getpid()))).string();
-    int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(fd, 2);
-    ::close(fd);
-  }
-  std::string finish() {
-    std::fflush(stderr);
-    ::dup2(saved_, 2);
-    ::close(saved_);
-    std::string s = slurp(path_);
-    ::unlink(path_.c_str());
-    return s;
-  }
-
-  const std::string &path() const { return path_; }
-
-private:
-  int saved_;
-  std::string path_;
-};
-
 
 nlohmann::json trace_of(const Session &s) {
   return nlohmann::json::parse(slurp(s.run().run_dir + "/trace.json"));
@@ -367,39 +340,51 @@ TEST(Layout, UnwritableTraceDirIsOneWarningNotAFailure) {
   EXPECT_EQ(n, 1u) << "warned once, not per pass:\n" << err;
 }
 
+// Under RLIMIT_FSIZE = `limit` bytes, traces one pass whose texts are over it.
+static void trace_over_the_limit(const std::string &dir, rlim_t limit) {
+  struct rlimit rl {limit, limit};
+  ::setrlimit(RLIMIT_FSIZE, &rl);
+  Session s(SessionOptions{.script = "k"}, cfg_for(dir + "/trace", Mode::Both));
+  std::string big(limit * 5, 'x');
+  int p = s.begin_pass("p", s.intern(big));
+  s.end_pass(p, s.intern(big + "y"));
+  s.finish();
+}
+
 TEST(Layout, FullDiskIsAWarningAndTheProgramCarriesOn) {
   // RLIMIT_FSIZE makes every write past a few bytes fail (EFBIG), as a full
   // disk would; run in a child so the limit does not leak into other tests.
   TempDir dir;
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);  // stderr through a pipe: the file size limit spares it
-  pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
+  // stderr through a pipe: the file size limit spares it
+  auto [status, err] = lt_test::in_child([&] {
     std::signal(SIGXFSZ, SIG_IGN);
-    ::close(fds[0]);
-    ::dup2(fds[1], 2);
-    struct rlimit rl {16, 16};
-    ::setrlimit(RLIMIT_FSIZE, &rl);
-    {
-      Session s(SessionOptions{.script = "k"}, cfg_for(dir / "trace", Mode::Both));
-      std::string big(1000, 'x');
-      int p = s.begin_pass("p", s.intern(big));
-      s.end_pass(p, s.intern(big + "y"));
-      s.finish();
-    }
+    trace_over_the_limit(dir.path(), 16);
     ::_exit(42);  // reached: the compile would go on
-  }
-  ::close(fds[1]);
-  std::string err;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, n);
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  });
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 42);
   EXPECT_NE(err.find("WARNING"), std::string::npos) << err;
+}
+
+TEST(Layout, FileSizeLimitNeverKillsTheProcess) {
+  // SIGXFSZ keeps its default action (death); only our writes are shielded.
+  TempDir dir;
+  auto [status, err] = lt_test::in_child([&] {
+    trace_over_the_limit(dir.path(), 4096);
+    const char mark[] = "session survived\n";
+    (void)!::write(2, mark, sizeof mark - 1);
+    // The program's own write past the limit still gets the default action.
+    std::string own = dir / "own";
+    int fd = ::open(own.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::string big(8192, 'z');
+    if (::write(fd, big.data(), big.size()) > 0) (void)!::write(fd, big.data(), big.size());
+    ::_exit(42);
+  });
+  ASSERT_TRUE(WIFSIGNALED(status)) << "status " << status << "\n" << err;
+  EXPECT_EQ(WTERMSIG(status), SIGXFSZ) << "only the program's own write may raise it";
+  EXPECT_NE(err.find("session survived"), std::string::npos) << "killed by trace I/O:\n" << err;
+  EXPECT_NE(err.find("WARNING"), std::string::npos) << err;
+  EXPECT_NE(err.find("File too large"), std::string::npos) << err;
 }
 
 TEST(TerminalReport, GoldenLines) {

@@ -24,7 +24,7 @@
 namespace {
 
 struct Opts {
-  int passes = 20, lines = 200, kill_after = -1, fail_at = -1;
+  int passes = 20, lines = 200, kill_after = -1, fail_at = -1, pause_after = -1, pause_ms = 0;
   bool hostile = false;
   std::string out, script = "synth", from_dump;
 };
@@ -129,9 +129,10 @@ int usage(int rc) {
   std::fprintf(rc ? stderr : stdout,
                "usage: lowertrace synth-trace --out DIR [--passes N] [--lines L] [--script NAME]\n"
                "                              [--fail-at K] [--hostile] [--kill-after K]\n"
-               "                              [--from-dump MLIR_DUMP]\n"
+               "                              [--from-dump MLIR_DUMP] [--pause-after K --pause-ms M]\n"
                "Traces a synthetic N-pass compilation of an L-line IR in html mode into DIR.\n"
                "--kill-after K sends SIGKILL to itself after K passes (crash-safety tests).\n"
+               "--pause-after K sleeps M ms after K passes (a long pass, for the live report).\n"
                "--from-dump replays the module-level blocks of a real print-ir-before-all dump.\n");
   return rc;
 }
@@ -151,6 +152,8 @@ int run(int argc, char **argv) {
     if (a == "--passes") o.passes = std::atoi(v);
     else if (a == "--lines") o.lines = std::atoi(v);
     else if (a == "--kill-after") o.kill_after = std::atoi(v);
+    else if (a == "--pause-after") o.pause_after = std::atoi(v);
+    else if (a == "--pause-ms") o.pause_ms = std::atoi(v);
     else if (a == "--fail-at") o.fail_at = std::atoi(v);
     else if (a == "--out") o.out = v;
     else if (a == "--script") o.script = v;
@@ -190,6 +193,7 @@ int run(int argc, char **argv) {
   int done = 0;
   auto after_pass = [&] {
     if (++done == o.kill_after) ::kill(::getpid(), SIGKILL);
+    if (done == o.pause_after) ::usleep(static_cast<useconds_t>(o.pause_ms) * 1000);
   };
   auto one = [&](const std::string &name, bool change) {
     int idx = s.begin_pass(name, cur, "mlir");

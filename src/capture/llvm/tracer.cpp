@@ -1,5 +1,6 @@
 #include "tracer.h"
 
+#include "capture/crash_hook.h"
 #include "ir_unit.h"
 #include "pass_filter.h"
 #include "util/fs.h"
@@ -46,6 +47,7 @@ Tracer &Tracer::instance() {
 }
 
 void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
+  capture::hook_crashes();  // a crashing pass still ends as a failed record
   llvm::PassInstrumentationCallbacks *p = &pic;
   pic.registerBeforeNonSkippedPassCallback([this, p](llvm::StringRef pass, llvm::Any ir) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("before-pass", [&] { before(*p, pass, ir); });

@@ -1,6 +1,7 @@
 // attach() and the one-shot trace_pipeline() helper.
 #include "lowertrace/mlir.h"
 
+#include "capture/crash_hook.h"
 #include "capture/mlir/instrumentation.h"
 
 #include <mlir/IR/Operation.h>
@@ -19,6 +20,7 @@ std::shared_ptr<Session> attach(::mlir::PassManager &pm, AttachOptions opts) {
         SessionOptions{opts.script, opts.input, opts.tool, /*install_default_sinks=*/true}, cfg);
   }
   if (!session->enabled()) return nullptr;
+  capture::hook_crashes();  // a crashing pass still ends as a failed record
   pm.addInstrumentation(
       std::make_unique<TraceInstrumentation>(session, pm.getContext(), opts.phase,
                                              opts.ir_verified));

@@ -1,5 +1,6 @@
 #include "capture/mlir/instrumentation.h"
 
+#include "engine/crash.h"
 #include "lowertrace/mlir.h"
 #include "util/log.h"
 
@@ -11,6 +12,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace lowertrace::mlir {
 
@@ -92,9 +95,37 @@ TraceInstrumentation::TraceInstrumentation(std::shared_ptr<Session> session,
     }
     return ::mlir::failure();
   });
+  crash::add_flusher(this, [this](const std::string &m) { abandon_open(m); });
 }
 
-TraceInstrumentation::~TraceInstrumentation() { ctx_->getDiagEngine().eraseHandler(handler_); }
+TraceInstrumentation::~TraceInstrumentation() {
+  crash::remove_flusher(this);
+  // With --mlir-pass-pipeline-crash-reproducer a crashing pass is recovered
+  // from without an after-pass event: its records are still open here.
+  abandon_open({});
+  ctx_->getDiagEngine().eraseHandler(handler_);
+}
+
+void TraceInstrumentation::abandon_open(const std::string &message) {
+  // Other threads keep running during the handler; wait a little for them,
+  // never for ever (the crash may be inside this instrumentation).
+  std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+  for (int i = 0; i < 2000 && !lock.try_lock(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (!lock.owns_lock()) return;
+  // Every nested pass still open, on any thread, was cut short by the crash;
+  // the top-level pass then ends failed with its nested records, which name
+  // the pass that crashed.
+  Frame *root = nullptr;
+  for (auto &[tid, st] : threads_)
+    for (auto &item : st) {
+      if (!item.frame) continue;
+      Frame &f = *item.frame;
+      if (f.root) root = &f;
+      else if (f.node && f.entry_slot != SIZE_MAX && f.entry_slot < f.node->entries.size())
+        f.node->entries[f.entry_slot].failed = true;
+    }
+  if (root) end_top_level(*root, root->op, true, message);
+}
 
 std::string TraceInstrumentation::take_errors() {
   std::lock_guard<std::mutex> lock(diag_mu_);
@@ -328,8 +359,9 @@ void TraceInstrumentation::runAfterPassFailed(Pass *pass, Operation *op) {
   e.ms = std::chrono::duration<double, std::milli>(Clock::now() - f->start).count();
 }
 
-void TraceInstrumentation::end_top_level(Frame &f, Operation *op, bool failed) {
-  std::string message = failed ? take_errors() : std::string();
+void TraceInstrumentation::end_top_level(Frame &f, Operation *op, bool failed,
+                                         std::string message) {
+  if (failed && message.empty()) message = take_errors();
   if (failed && message.empty()) message = "pass failed (no diagnostic was emitted)";
   // Nested records first (deterministic order), while the parent is open.
   std::vector<Node *> kids;

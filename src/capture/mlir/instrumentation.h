@@ -100,7 +100,12 @@ private:
   Snapshot snapshot(::mlir::Operation *op, const Fingerprint &fp, bool local);
   std::string pass_name(::mlir::Pass *pass, std::string *detail, std::string *pipeline);
   unsigned ordinal_in(Frame &parent, ::mlir::Operation *op);
-  void end_top_level(Frame &f, ::mlir::Operation *op, bool failed);
+  // `message`: the failure to record instead of the collected diagnostics.
+  void end_top_level(Frame &f, ::mlir::Operation *op, bool failed, std::string message = {});
+  // The passes still open will never end (a fatal signal; a crash the pass
+  // manager recovered from, seen at destruction): fail them with `message`
+  // (empty: the diagnostics collected) and emit their nested records.
+  void abandon_open(const std::string &message);
   void emit(Node &node, const std::string &message);
   std::string take_errors();
   Fingerprint fingerprint_before(::mlir::Operation *op);
