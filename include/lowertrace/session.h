@@ -41,6 +41,9 @@ struct SessionOptions {
   // importer, which has no compiler output to interleave with; tens of
   // thousands of records otherwise cost as many syscalls.
   bool batch_console = false;
+  // Measure each pass's wall time. An importer replays a dump, which holds no
+  // pass times (its own parsing time is no pass's): records get wall_ms -1.
+  bool timed = true;
 };
 
 class Session {
@@ -134,6 +137,7 @@ private:
   std::unordered_map<int, std::chrono::steady_clock::time_point> starts_;
   std::vector<std::string> codegen_kernels_;  // order of first codegen per kernel
   int next_index_ = 0;
+  bool timed_ = true;
   bool finished_ = false;
   Session *prev_current_ = nullptr;
 };

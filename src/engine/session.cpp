@@ -52,6 +52,7 @@ Session::Session(SessionOptions opts, Config cfg)
   run_.tool = std::move(opts.tool);
   run_.mode = cfg_.mode;
   run_.started = layout::now_iso8601();
+  timed_ = opts.timed;
   if (opts.install_default_sinks) {
     sinks_.push_back(layout::make_layout_sink());  // raw files in every mode
     if (wants_html(cfg_.mode)) sinks_.push_back(report::make_html_sink(opts.live_report));
@@ -124,7 +125,11 @@ static void fill_stats(LowerRecord &r) {
 
 double Session::elapsed_ms(int idx) {
   auto it = starts_.find(idx);
-  if (it == starts_.end()) return 0;
+  if (it == starts_.end()) return timed_ ? 0 : -1;
+  if (!timed_) {
+    starts_.erase(it);
+    return -1;
+  }
   double ms = std::chrono::duration<double, std::milli>(Clock::now() - it->second).count();
   starts_.erase(it);
   return ms;

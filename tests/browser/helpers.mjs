@@ -79,3 +79,11 @@ export async function gotoPass(page, rec) {
   await page.click(`.tab[data-phase="${rec.phase}"]`);
   await page.click(`.pl[data-index="${rec.index}"]`);
 }
+
+// The pass a report opens on, from trace.json records: the innermost failed
+// pass, else the first changed one, else the first.
+export function openingPass(recs) {
+  const failed = recs.filter((r) => r.status === 'failed');
+  const inner = failed.find((r) => !failed.some((c) => c.parent_index === r.index));
+  return inner || recs.find((r) => r.status === 'completed' && r.changed) || recs[0];
+}
