@@ -90,13 +90,14 @@ export function openingPass(recs) {
 
 // Imports an MLIR -mlir-print-ir-before/after-all style dump (text or
 // Buffer) with `lowertrace import`; returns { report, runDir, trace, dir }.
-export function importDump(tag, dump) {
+export function importDump(tag, dump, args = []) {
   const dir = tmpdir(tag);
   const file = path.join(dir, tag + '.txt');
   fs.writeFileSync(file, dump);
-  const r = spawnSync(LT, ['import', file, '--dir', path.join(dir, 'out'), '--mode', 'html'], { encoding: 'utf8' });
+  const r = spawnSync(LT, ['import', file, ...args, '--dir', path.join(dir, 'out'), '--mode', 'html'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error('lowertrace import failed: ' + r.stderr);
-  return runOf(path.join(dir, 'out', tag));
+  const scripts = fs.readdirSync(path.join(dir, 'out'));  // the input's stem, or a Triton kernel's name
+  return runOf(path.join(dir, 'out', scripts.includes(tag) ? tag : scripts[0]));
 }
 
 // Runs lowertrace-opt on `mlir` with `args`; returns the run (and its exit status).
