@@ -170,26 +170,65 @@ var LTDiff = (function () {
   // The function a header line opens ("" if none): names are per function.
   // MLIR `*.func ... @f(`, LLVM `define ... @f(`, PTX `.entry f(` / `.func (r) f(`.
   function functionOf(line) {
-    var t = line.replace(/^[ \t]+/, ''), m;
+    var at = 0; while (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9) at++;
+    var c = line.charAt(at), m;
+    if (c !== '.' && line.indexOf('@', at) < 0) return '';
+    var t = line.slice(at);
     if ((m = /^define\b[^@]*(@"[^"]*"?|@[\w$.\-]*)/.exec(t))) return m[1];
     if ((m = /^[\w$.\-]*\.func (?:[^@]*?)(@"[^"]*"?|@[\w$.\-]*)/.exec(t))) return m[1];
-    if ((m = /(?:^|[ \t])\.(?:entry|func) +(?:\([^)]*\) *)?([^( \t]+)/.exec(t))) return m[1];
+    if (c === '.' && (m = /(?:^|[ \t])\.(?:entry|func) +(?:\([^)]*\) *)?([^( \t]+)/.exec(t))) return m[1];
     return '';
   }
-  // One side: each line's names, and where each name is defined: the line it
-  // starts, else its first appearance (as src/diff/ssa.cpp).
-  function Side(lines) {
-    var names = new Array(lines.length), scope = new Array(lines.length), first = new Map(), sc = '';
-    for (var i = 0; i < lines.length; i++) {
-      var f = functionOf(lines[i]); if (f) sc = f;
-      scope[i] = sc; names[i] = scan(lines[i]).names;
-      for (var k = 0; k < names[i].length; k++) { var key = keyOf(sc, names[i][k]); if (!first.has(key)) first.set(key, [i, k]); }
-      // A name that starts its line is defined there (`#loc3 = loc(...)`, `^bb2(...):`).
-      if (names[i].length && lines[i].replace(/^[ \t]+/, '').startsWith(names[i][0])) first.set(keyOf(sc, names[i][0]), [i, 0]);
+  // The names of a line, in order, as scan() finds them (one regex: string
+  // literals are skipped whole).
+  var NAMES = /"(?:[^"\\]|\\.)*"?|%"[^"]*"?|%[\w$.\-]+(?:#\d+)?|\^[\w$.\-]+|#[\w$\-]+(?![\w$\-.])/g;
+  function namesOf(line, out) {
+    NAMES.lastIndex = 0;
+    for (var m; (m = NAMES.exec(line));) {
+      var t = m[0];
+      if (t.charAt(0) === '"' || (t.charAt(0) === '%' && PTX_SPECIAL.test(t.slice(1)))) continue;
+      out.push(t);
     }
-    return { names: names, key: function (i, k) { return keyOf(scope[i], names[i][k]); }, first: first };
+    return out;
   }
-  function keyOf(scope, name) { return (name.charAt(0) === '#' ? '' : scope) + '\u0001' + name; }
+  // One side: where each name of interest is defined, as src/diff/ssa.cpp
+  // does: a value at its first appearance; a block label or alias at the
+  // line it starts, else its first appearance. Only the names of candidate
+  // lines are looked up, in one pass that stops when all are found.
+  function Side(lines) {
+    var scope = new Array(lines.length), sc = '', defs = new Map(), wanted = new Set(), left = 0, unseen = 0;
+    for (var i = 0; i < lines.length; i++) { var f = functionOf(lines[i]); if (f) sc = f; scope[i] = sc; }
+    function key(i, name) { return (name.charAt(0) === '#' ? '' : scope[i]) + '\u0001' + name; }
+    return {
+      names: function (i) { return namesOf(lines[i], []); },
+      key: key,
+      want: function (i) {
+        namesOf(lines[i], []).forEach(function (n) { var k = key(i, n); wanted.add(n); if (!defs.has(k)) { defs.set(k, null); left++; unseen++; } });
+      },
+      locate: function () {
+        var buf = [];
+        for (var i = 0; i < lines.length && left > 0; i++) {
+          if (!unseen) { // every wanted name met: only a label or alias starting a line can still define one
+            var at = 0; while (lines[i].charCodeAt(at) === 32 || lines[i].charCodeAt(at) === 9) at++;
+            var c0 = lines[i].charAt(at); if (c0 !== '^' && c0 !== '#') continue;
+          }
+          buf.length = 0; namesOf(lines[i], buf);
+          for (var k = 0; k < buf.length; k++) {
+            if (!wanted.has(buf[k])) continue;
+            var kk = key(i, buf[k]), d = defs.get(kk);
+            if (d === undefined || (d && d[2])) continue;
+            var starts = k === 0 && buf[k].charAt(0) !== '%' && lines[i].replace(/^[ \t]+/, '').startsWith(buf[k]);
+            if (d === null) unseen--;
+            if (d === null || starts) {
+              d = [i, k, buf[k].charAt(0) === '%' || starts]; defs.set(kk, d);
+              if (d[2]) left--;
+            }
+          }
+        }
+      },
+      def: function (k) { return defs.get(k) || null; }
+    };
+  }
 
   // The line with every name erased: an op whose operands changed keeps it.
   function shape(s) { return canonSSA(s).replace(/\u0001[^\u0002]*\u0002/g, '\u0001\u0002'); }
@@ -235,14 +274,18 @@ var LTDiff = (function () {
     if (!cand.length) return;
     pairSameShape(a, b, rows, pa, pb);
     var A = Side(a), B = Side(b);
+    cand.forEach(function (row) { A.want(row.l); B.want(row.r); });
+    A.locate(); B.locate();
     function image(from, to, pair, key, want) {
-      var d = from.first.get(key), p = pair[d[0]];
-      return p >= 0 && to.key(p, d[1]) === want;
+      var d = from.def(key); if (!d) return false;
+      var p = pair[d[0]]; if (p < 0) return false;
+      var there = to.names(p);
+      return d[1] < there.length && to.key(p, there[d[1]]) === want;
     }
     cand.forEach(function (row) {
-      var na = A.names[row.l], nb = B.names[row.r], ok = na.length === nb.length;
+      var na = A.names(row.l), nb = B.names(row.r), ok = na.length === nb.length;
       for (var k = 0; ok && k < na.length; k++) {
-        var ka = A.key(row.l, k), kb = B.key(row.r, k);
+        var ka = A.key(row.l, na[k]), kb = B.key(row.r, nb[k]);
         ok = na[k].charAt(0) === nb[k].charAt(0) && image(A, B, pa, ka, kb) && image(B, A, pb, kb, ka);
       }
       row.nz = ok ? 'r' : 'x';

@@ -36,6 +36,10 @@ bool is_alias_char(char c) {
 // PTX special registers name hardware state, not values: %tid.x vs %ctaid.x
 // is a real change.
 bool is_ptx_special(std::string_view name) {
+  switch (name.empty() ? 0 : name[0]) {  // most names: one compare
+    case 't': case 'n': case 'c': case 'l': case 'w': case 's': case 'g': break;
+    default: return false;
+  }
   static constexpr std::array<std::string_view, 14> kSpecial = {
       "tid",    "ntid",   "ctaid",     "nctaid",  "laneid",      "warpid",   "nwarpid",
       "smid",   "nsmid",  "gridid",    "clock",   "clock64",     "globaltimer", "lanemask"};
@@ -66,21 +70,30 @@ struct Name {
   std::string_view text;
 };
 
-// The line with each name replaced by its per-line number (per sigil); the
-// names themselves, in order, when `names` is given.
-std::string canonical(std::string_view s, std::vector<Name> *names = nullptr) {
-  std::string out;
-  out.reserve(s.size());
-  Namer values, blocks, aliases;
-  std::size_t i = 0;
+// Walks a line: on_name(sigil, name) for each name, on_text(piece) for the
+// text between them (a string literal is one piece: "%d" is no name).
+template <class OnName, class OnText>
+void scan(std::string_view s, OnName on_name, OnText on_text) {
+  std::size_t i = 0, text = 0;
+  auto name_at = [&](std::size_t end, char sigil, std::string_view name) {
+    on_text(s.substr(text, i - text));
+    on_name(sigil, name);
+    i = text = end;
+  };
   while (i < s.size()) {
+    // Most bytes start nothing: skip them in a tight loop.
+    static constexpr auto kStarts = [] {
+      std::array<bool, 256> t{};
+      t['"'] = t['%'] = t['^'] = t['#'] = true;
+      return t;
+    }();
+    while (i < s.size() && !kStarts[static_cast<unsigned char>(s[i])]) ++i;
+    if (i >= s.size()) break;
     char c = s[i];
-    if (c == '"') {  // string literal: copied verbatim ("%d" in a format string is no name)
+    if (c == '"') {
       std::size_t j = i + 1;
       while (j < s.size() && s[j] != '"') j += (s[j] == '\\' && j + 1 < s.size()) ? 2 : 1;
-      j = std::min(j + 1, s.size());
-      out.append(s.substr(i, j - i));
-      i = j;
+      i = std::min(j + 1, s.size());
       continue;
     }
     if ((c == '%' || c == '^') && i + 1 < s.size()) {
@@ -99,12 +112,7 @@ std::string canonical(std::string_view s, std::vector<Name> *names = nullptr) {
       }
       std::string_view name = s.substr(i + 1, j - i - 1);
       if (!name.empty() && !(c == '%' && is_ptx_special(name))) {
-        if (names) names->push_back({c, name});
-        out += c;
-        out += '\x01';  // cannot collide with printed text
-        out += std::to_string((c == '%' ? values : blocks).index(name));
-        out += '\x02';
-        i = j;
+        name_at(j, c, name);
         continue;
       }
     }
@@ -115,18 +123,29 @@ std::string canonical(std::string_view s, std::vector<Name> *names = nullptr) {
       std::size_t j = i + 1;
       while (j < s.size() && is_alias_char(s[j])) ++j;
       if (j > i + 1 && (j == s.size() || s[j] != '.')) {
-        if (names) names->push_back({c, s.substr(i + 1, j - i - 1)});
-        out += c;
-        out += '\x01';
-        out += std::to_string(aliases.index(s.substr(i + 1, j - i - 1)));
-        out += '\x02';
-        i = j;
+        name_at(j, c, s.substr(i + 1, j - i - 1));
         continue;
       }
     }
-    out += c;
     ++i;
   }
+  on_text(s.substr(text));
+}
+
+// The line with each name replaced by its per-line number (per sigil).
+std::string canonical(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  Namer values, blocks, aliases;
+  scan(
+      s,
+      [&](char c, std::string_view name) {
+        out += c;
+        out += '\x01';  // cannot collide with printed text
+        out += std::to_string((c == '%' ? values : c == '^' ? blocks : aliases).index(name));
+        out += '\x02';
+      },
+      [&](std::string_view text) { out.append(text); });
   return out;
 }
 
@@ -193,6 +212,7 @@ std::string_view function_of(std::string_view line) {
   while (w < t.size() && is_name_char(t[w])) ++w;
   std::string_view op = t.substr(0, w);
   if (w < t.size() && t[w] == ' ' && op.size() > 5 && op.ends_with(".func")) return symbol_from(w);
+  if (t[0] != '.') return {};  // PTX directives start the line
   for (std::string_view kw : {std::string_view(".entry "), std::string_view(".func ")}) {
     std::size_t k = t.find(kw);
     if (k == std::string_view::npos || (k > 0 && t[k - 1] != ' ' && t[k - 1] != '\t')) continue;
@@ -211,86 +231,134 @@ std::string_view function_of(std::string_view line) {
   return {};
 }
 
-// One side of a diff: every line's names and where each name is defined:
-// the line it starts, else its first appearance (IR is printed in dominance
-// order). Per function; attribute aliases are global.
+// A name within its function (attribute aliases: scope "").
+struct Key {
+  std::string_view scope;
+  char sigil;
+  std::string_view text;
+  bool operator==(const Key &) const = default;
+};
+struct KeyHash {
+  std::size_t operator()(const Key &k) const {
+    std::size_t h = std::hash<std::string_view>{}(k.text) * 31 + static_cast<unsigned char>(k.sigil);
+    return h ^ (std::hash<std::string_view>{}(k.scope) << 1);
+  }
+};
+
+// One side of a diff: where each name of interest is defined. A value (%)
+// at its first appearance (IR is printed in dominance order); a block label
+// (^) or an alias (#) at the line it starts (`^bb2(...):` after branches to
+// it, `#loc3 = loc(...)` after its uses), else its first appearance. Per
+// function; aliases are global. Only the names of the candidate lines are
+// looked up, behind a counting filter: this scans whole snapshots.
 class Side {
  public:
   struct At {
-    std::uint32_t line, pos;
+    std::uint32_t line = UINT32_MAX, pos = 0;
+    bool done = false;  // no later line can be its definition
   };
-  explicit Side(const std::vector<std::string_view> &lines) : names_(lines.size()), scope_(lines.size()) {
-    std::string_view scope;
-    std::string key;
+  explicit Side(const std::vector<std::string_view> &lines) : lines_(lines), scope_(lines.size()) {
+    scopes_.emplace_back();
     for (std::uint32_t i = 0; i < lines.size(); ++i) {
-      if (std::string_view f = function_of(lines[i]); !f.empty()) scope = f;
-      scope_[i] = scope;
-      canonical(lines[i], &names_[i]);
-      for (std::uint32_t k = 0; k < names_[i].size(); ++k) {
-        key_of(i, k, key);
-        first_.try_emplace(key, At{i, k});
-      }
-      // A name that starts its line is defined there (`#loc3 = loc(...)`
-      // after its uses, a block label after the branches to it).
-      std::string_view t = lines[i].substr(std::min(lines[i].find_first_not_of(" \t"), lines[i].size()));
-      if (!names_[i].empty() && !t.empty() && t[0] == names_[i][0].sigil &&
-          t.substr(1, names_[i][0].text.size()) == names_[i][0].text) {
-        key_of(i, 0, key);
-        first_.insert_or_assign(key, At{i, 0});
-      }
+      if (std::string_view f = function_of(lines[i]); !f.empty()) scopes_.push_back(f);
+      scope_[i] = static_cast<std::uint32_t>(scopes_.size() - 1);
     }
   }
-  const std::vector<Name> &names(std::uint32_t i) const { return names_[i]; }
-  void key_of(std::uint32_t i, std::uint32_t k, std::string &key) const {
-    const Name &n = names_[i][k];
-    key.clear();
-    if (n.sigil != '#') key.append(scope_[i]);
-    key += '\x01';
-    key += n.sigil;
-    key.append(n.text);
+  std::vector<Name> names(std::uint32_t i) const {
+    std::vector<Name> out;
+    scan(lines_[i], [&](char c, std::string_view n) { out.push_back({c, n}); }, [](std::string_view) {});
+    return out;
   }
-  At first(const std::string &key) const { return first_.at(key); }
+  Key key(std::uint32_t i, const Name &n) const {
+    return {n.sigil == '#' ? std::string_view() : scopes_[scope_[i]], n.sigil, n.text};
+  }
+  void want(std::uint32_t i) {
+    for (const Name &n : names(i))
+      if (defs_.try_emplace(key(i, n)).second) ++pending_[bucket(n.text)], ++left_, ++unseen_;
+  }
+  // Finds the definitions of the wanted names in one pass over the lines.
+  void locate() {
+    for (std::uint32_t i = 0; i < lines_.size() && left_; ++i) {
+      std::string_view t = lines_[i].substr(std::min(lines_[i].find_first_not_of(" \t"), lines_[i].size()));
+      // Every wanted name seen: only a label or alias starting a line can
+      // still be a definition.
+      if (!unseen_ && (t.empty() || (t[0] != '^' && t[0] != '#'))) continue;
+      std::uint32_t k = 0;
+      scan(
+          lines_[i],
+          [&](char c, std::string_view n) {
+            std::uint32_t pos = k++;
+            std::size_t b = bucket(n);
+            if (!pending_[b]) return;
+            auto it = defs_.find(key(i, {c, n}));
+            if (it == defs_.end() || it->second.done) return;
+            bool starts = pos == 0 && !t.empty() && t[0] == c && t.substr(1).starts_with(n);
+            if (it->second.line == UINT32_MAX) --unseen_;
+            if (it->second.line == UINT32_MAX || starts) it->second = {i, pos, c == '%' || starts};
+            if (it->second.done) --pending_[b], --left_;
+          },
+          [](std::string_view) {});
+    }
+  }
+  At def(const Key &k) const {
+    auto it = defs_.find(k);
+    return it == defs_.end() ? At{} : it->second;
+  }
 
  private:
-  std::vector<std::vector<Name>> names_;
-  std::vector<std::string_view> scope_;
-  std::unordered_map<std::string, At> first_;
+  static std::size_t bucket(std::string_view n) {  // length and last two bytes
+    std::size_t h = n.size() * 65599 + static_cast<unsigned char>(n.back()) * 257;
+    if (n.size() > 1) h += static_cast<unsigned char>(n[n.size() - 2]);
+    return h % 8192;
+  }
+  const std::vector<std::string_view> &lines_;
+  std::vector<std::uint32_t> scope_;       // per line: its function, in scopes_
+  std::vector<std::string_view> scopes_;  // "" then each function header's name
+  std::unordered_map<Key, At, KeyHash> defs_;
+  std::array<std::uint32_t, 8192> pending_{};  // per bucket: wanted names not yet done
+  std::size_t left_ = 0;                       // in all
+  std::size_t unseen_ = 0;                     // wanted names not met yet
 };
 
 // The snapshot-wide renaming implied by the line pairing: a name maps to the
-// name at the same place in the line paired with its first appearance.
+// name at the same place in the line paired with its definition.
 class Renaming {
  public:
   Renaming(const std::vector<std::string_view> &a, const std::vector<std::string_view> &b,
-           std::vector<std::int64_t> pair_a, std::vector<std::int64_t> pair_b)
-      : a_(a), b_(b), pair_a_(std::move(pair_a)), pair_b_(std::move(pair_b)) {}
+           std::vector<std::int32_t> pair_a, std::vector<std::int32_t> pair_b,
+           const std::vector<std::pair<std::uint32_t, std::uint32_t>> &cand)
+      : a_(a), b_(b), pair_a_(std::move(pair_a)), pair_b_(std::move(pair_b)) {
+    for (auto [i, j] : cand) a_.want(i), b_.want(j);
+    a_.locate();
+    b_.locate();
+  }
 
   // Is b line j line i of a with its names mapped (both ways) by the renaming?
   bool maps(std::uint32_t i, std::uint32_t j) const {
-    const auto &na = a_.names(i), &nb = b_.names(j);
+    std::vector<Name> na = a_.names(i), nb = b_.names(j);
     if (na.size() != nb.size()) return false;
     for (std::uint32_t k = 0; k < na.size(); ++k) {
       if (na[k].sigil != nb[k].sigil) return false;
-      a_.key_of(i, k, ka_);
-      b_.key_of(j, k, kb_);
-      if (!image(a_, b_, pair_a_, ka_, kb_) || !image(b_, a_, pair_b_, kb_, ka_)) return false;
+      Key ka = a_.key(i, na[k]), kb = b_.key(j, nb[k]);
+      if (!image(a_, b_, pair_a_, ka, kb) || !image(b_, a_, pair_b_, kb, ka)) return false;
     }
     return true;
   }
 
  private:
   // Does `from`'s name `key` map onto `to`'s name `want`?
-  bool image(const Side &from, const Side &to, const std::vector<std::int64_t> &pair,
-             const std::string &key, const std::string &want) const {
-    Side::At d = from.first(key);
-    std::int64_t p = pair[d.line];
+  static bool image(const Side &from, const Side &to, const std::vector<std::int32_t> &pair, const Key &key,
+                    const Key &want) {
+    Side::At d = from.def(key);
+    if (d.line == UINT32_MAX) return false;
+    std::int32_t p = pair[d.line];
     if (p < 0) return false;  // defined by a line that has no counterpart: a new value
-    to.key_of(static_cast<std::uint32_t>(p), d.pos, tmp_);
-    return tmp_ == want;
+    auto line = static_cast<std::uint32_t>(p);
+    std::vector<Name> there = to.names(line);
+    return d.pos < there.size() && to.key(line, there[d.pos]) == want;
   }
   Side a_, b_;
-  std::vector<std::int64_t> pair_a_, pair_b_;
-  mutable std::string ka_, kb_, tmp_;
+  std::vector<std::int32_t> pair_a_, pair_b_;
 };
 
 // The line with every name erased: an op whose operands changed keeps it.
@@ -309,8 +377,8 @@ std::string shape(std::string_view s) {
 // a pair is a real change, but it still says which new value an old one
 // became, so the uses of its result further down can be renumbering.
 void pair_same_shape(const std::vector<std::string_view> &a, const std::vector<std::string_view> &b,
-                     const std::vector<Op> &ops, std::vector<std::int64_t> &pa,
-                     std::vector<std::int64_t> &pb) {
+                     const std::vector<Op> &ops, std::vector<std::int32_t> &pa,
+                     std::vector<std::int32_t> &pb) {
   std::vector<std::uint32_t> ua, ub;
   std::vector<std::string> sa, sb;
   auto flush = [&] {
@@ -322,8 +390,8 @@ void pair_same_shape(const std::vector<std::string_view> &a, const std::vector<s
       for (const Op &m : diff_lines(va, vb))
         if (m.kind == Op::Equal)
           for (std::uint32_t t = 0; t < m.a_len; ++t) {
-            pa[ua[m.a_pos + t]] = ub[m.b_pos + t];
-            pb[ub[m.b_pos + t]] = ua[m.a_pos + t];
+            pa[ua[m.a_pos + t]] = static_cast<std::int32_t>(ub[m.b_pos + t]);
+            pb[ub[m.b_pos + t]] = static_cast<std::int32_t>(ua[m.a_pos + t]);
           }
     }
     ua.clear(), ub.clear();
@@ -361,13 +429,13 @@ void for_each_pair(const std::vector<std::string_view> &a, const std::vector<std
   });
   std::optional<Renaming> ren;
   if (renamed) {
-    std::vector<std::int64_t> pa(a.size(), -1), pb(b.size(), -1);
+    std::vector<std::int32_t> pa(a.size(), -1), pb(b.size(), -1);
     for (const Op &op : ops)
       if (op.kind == Op::Equal)
         for (std::uint32_t t = 0; t < op.a_len; ++t) pa[op.a_pos + t] = op.b_pos + t, pb[op.b_pos + t] = op.a_pos + t;
     for (auto [i, j] : cand) pa[i] = j, pb[j] = i;
     pair_same_shape(a, b, ops, pa, pb);
-    ren.emplace(a, b, std::move(pa), std::move(pb));
+    ren.emplace(a, b, std::move(pa), std::move(pb), cand);
   }
   for (auto [i, j] : cand) {
     std::string_view x = a[i], y = b[j];
