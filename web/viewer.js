@@ -858,11 +858,14 @@
     if (kt && (e.key === 'Enter' || e.key === ' ') && !e.ctrlKey && !e.metaKey) {
       e.preventDefault();
       var target = kt, pass = kt.classList.contains('pl') ? +kt.dataset.index : null;
-      var toggle = kt.dataset.toggle;
+      var toggle = kt.dataset.toggle, fold = kt.dataset.fold, line = kt.dataset.line, sideName = kt.dataset.side;
       target.dispatchEvent(new MouseEvent('click', { bubbles: true, altKey: e.altKey }));
-      // The list was rebuilt: focus the same row (or caret) again.
-      if (toggle !== undefined) { var c = $('sb-list').querySelector('.caret[data-toggle="' + toggle + '"]'); if (c) c.focus(); }
-      else if (pass !== null) focusCurrentRow();
+      // What was clicked is drawn anew: focus the same thing (or the next fold) again.
+      var again = toggle !== undefined ? $('sb-list').querySelector('.caret[data-toggle="' + toggle + '"]')
+        : fold !== undefined ? document.querySelector('.vbox .r.fold[data-fold="' + fold + '"]') || document.querySelector('.vbox .r.fold')
+        : line !== undefined ? document.querySelector('.vbox .ln[data-line="' + line + '"]' + (sideName ? '[data-side="' + sideName + '"]' : ''))
+        : null;
+      if (again) again.focus(); else if (pass !== null) focusCurrentRow();
       return;
     }
     if (kt && kt.classList.contains('pl') && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {

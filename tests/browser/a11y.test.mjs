@@ -65,11 +65,13 @@ await run('a11y', async (ctx) => {
   await page.keyboard.press('Enter');
   const hidden1 = await page.$$eval('.vbox .r.fold', (e) => e.map((x) => x.textContent).join('|'));
   check(folds0 > 0 && hidden1 !== hidden0 && !hidden1.startsWith(hidden0), `Enter on a fold row expands it (${hidden0} -> ${hidden1.split('|')[0] || 'gone'})`);
+  check(await page.evaluate(() => document.activeElement.matches('.r.fold')), 'and focus stays on a fold row, ready for the next Enter');
 
   // Line numbers: F7 alignment by keyboard alone.
   await page.keyboard.press('F7');
   await page.focus('.vbox .ln[data-side="l"][data-line="0"]');
   await page.keyboard.press('Enter');
+  check(await page.evaluate(() => document.activeElement.matches('.ln[data-side="l"][data-line="0"]')), 'Enter on a line number keeps focus on it');
   await page.keyboard.press('F7');
   await page.focus('.vbox .ln[data-side="r"][data-line="0"]');
   await page.keyboard.press('Enter');
