@@ -119,31 +119,183 @@ var LTDiff = (function () {
   var TOKEN = /\s+|[A-Za-z0-9_]+|[^\sA-Za-z0-9_]/g;
   function tokens(s) { var out = [], m; TOKEN.lastIndex = 0; while ((m = TOKEN.exec(s))) out.push(m.index); out.push(s.length); return out; }
 
-  // SSA renumbering: a line pair that is equal once value, block and alias
-  // names are replaced by their order of first use in the line (MLIR %0
-  // %arg1 %c0_i32 ^bb3 #loc12 #blocked1, LLVM %5 #0, PTX %r12 %rd3) is
-  // noise, not change. Known blind spot: swapping two names within one line
-  // (`%3, %4` -> `%4, %3`) also looks like renumbering.
-  var SSA = /%[A-Za-z_$.][\w$.\-]*|%\d+|\^bb\d+|#[A-Za-z_]+\d+|#\d+\b/g;
-  function canonSSA(s) {
-    var seen = new Map();
-    return s.replace(SSA, function (m) {
-      var v = seen.get(m);
-      if (v === undefined) {
-        var kind = m.charAt(0) === '#' ? m.replace(/\d+$/, '') : m.charAt(0) === '^' ? '^bb' : '%';
-        v = kind + '\u0000' + seen.size;
-        seen.set(m, v);
+  // SSA renumbering, as src/diff/ssa.cpp decides it (keep the two in step:
+  // the sidebar's counts come from there, the rows from here). A line's
+  // names are MLIR %0 %arg1 %c0_i32 %0#1 ^bb3, aliases #loc12 #map #0, LLVM
+  // %5 %"a b", PTX %r12 (not %tid.x and other special registers); text in
+  // "..." is literal. Its canonical form numbers each name by first
+  // appearance in the line, per sigil.
+  function isName(c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 36 || c === 46 || c === 95 || c === 45; }
+  function isAlias(c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c === 45; }
+  function isDigit(ch) { return ch >= '0' && ch <= '9'; }
+  var PTX_SPECIAL = /^(tid|ntid|ctaid|nctaid|laneid|warpid|nwarpid|smid|nsmid|gridid|clock|clock64|globaltimer|lanemask)([._]|$)/;
+  function scan(s) {
+    var out = '', names = [], seen = { '%': [], '^': [], '#': [] }, i = 0, n = s.length, j, name;
+    function num(sig, nm) { var l = seen[sig], k = l.indexOf(nm); if (k < 0) { l.push(nm); k = l.length - 1; } return k; }
+    while (i < n) {
+      var c = s[i];
+      if (c === '"') {
+        j = i + 1;
+        while (j < n && s[j] !== '"') j += (s[j] === '\\' && j + 1 < n) ? 2 : 1;
+        j = Math.min(j + 1, n); out += s.slice(i, j); i = j; continue;
       }
-      return v;
+      if ((c === '%' || c === '^') && i + 1 < n) {
+        j = i + 1;
+        if (c === '%' && s[j] === '"') { j++; while (j < n && s[j] !== '"') j++; j = Math.min(j + 1, n); }
+        else {
+          while (j < n && isName(s.charCodeAt(j))) j++;
+          if (c === '%' && j + 1 < n && s[j] === '#' && isDigit(s[j + 1])) { j++; while (j < n && isDigit(s[j])) j++; }
+        }
+        name = s.slice(i + 1, j);
+        if (name && !(c === '%' && PTX_SPECIAL.test(name))) {
+          names.push(c + name); out += c + '\u0001' + num(c, name) + '\u0002'; i = j; continue;
+        }
+      }
+      if (c === '#' && i + 1 < n) {
+        j = i + 1;
+        while (j < n && isAlias(s.charCodeAt(j))) j++;
+        if (j > i + 1 && (j === n || s[j] !== '.')) {
+          name = s.slice(i + 1, j); names.push('#' + name); out += '#\u0001' + num('#', name) + '\u0002'; i = j; continue;
+        }
+      }
+      out += c; i++;
+    }
+    return { canon: out, names: names };
+  }
+  function strip(s) { return s.replace(/[ \t\r\v\f]/g, ''); }
+  // The key two lines must share to be lined up as a possible renumbering.
+  function canonSSA(s) { return strip(scan(s).canon); }
+  function renumberedOnly(x, y) { return x !== y && strip(x) !== strip(y) && canonSSA(x) === canonSSA(y); }
+
+  // The function a header line opens ("" if none): names are per function.
+  // MLIR `*.func ... @f(`, LLVM `define ... @f(`, PTX `.entry f(` / `.func (r) f(`.
+  function functionOf(line) {
+    var at = 0; while (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9) at++;
+    var c = line.charAt(at), m;
+    if (c !== '.' && line.indexOf('@', at) < 0) return '';
+    var t = line.slice(at);
+    if ((m = /^define\b[^@]*(@"[^"]*"?|@[\w$.\-]*)/.exec(t))) return m[1];
+    if ((m = /^[\w$.\-]*\.func (?:[^@]*?)(@"[^"]*"?|@[\w$.\-]*)/.exec(t))) return m[1];
+    if (c === '.' && (m = /(?:^|[ \t])\.(?:entry|func) +(?:\([^)]*\) *)?([^( \t]+)/.exec(t))) return m[1];
+    return '';
+  }
+  // The names of a line, in order, as scan() finds them (one regex: string
+  // literals are skipped whole).
+  var NAMES = /"(?:[^"\\]|\\.)*"?|%"[^"]*"?|%[\w$.\-]+(?:#\d+)?|\^[\w$.\-]+|#[\w$\-]+(?![\w$\-.])/g;
+  function namesOf(line, out) {
+    NAMES.lastIndex = 0;
+    for (var m; (m = NAMES.exec(line));) {
+      var t = m[0];
+      if (t.charAt(0) === '"' || (t.charAt(0) === '%' && PTX_SPECIAL.test(t.slice(1)))) continue;
+      out.push(t);
+    }
+    return out;
+  }
+  // One side: where each name of interest is defined, as src/diff/ssa.cpp
+  // does: a value at its first appearance; a block label or alias at the
+  // line it starts, else its first appearance. Only the names of candidate
+  // lines are looked up, in one pass that stops when all are found.
+  function Side(lines) {
+    var scope = new Array(lines.length), sc = '', defs = new Map(), wanted = new Set(), left = 0, unseen = 0;
+    for (var i = 0; i < lines.length; i++) { var f = functionOf(lines[i]); if (f) sc = f; scope[i] = sc; }
+    function key(i, name) { return (name.charAt(0) === '#' ? '' : scope[i]) + '\u0001' + name; }
+    return {
+      names: function (i) { return namesOf(lines[i], []); },
+      key: key,
+      want: function (i) {
+        namesOf(lines[i], []).forEach(function (n) { var k = key(i, n); wanted.add(n); if (!defs.has(k)) { defs.set(k, null); left++; unseen++; } });
+      },
+      locate: function () {
+        var buf = [];
+        for (var i = 0; i < lines.length && left > 0; i++) {
+          if (!unseen) { // every wanted name met: only a label or alias starting a line can still define one
+            var at = 0; while (lines[i].charCodeAt(at) === 32 || lines[i].charCodeAt(at) === 9) at++;
+            var c0 = lines[i].charAt(at); if (c0 !== '^' && c0 !== '#') continue;
+          }
+          buf.length = 0; namesOf(lines[i], buf);
+          for (var k = 0; k < buf.length; k++) {
+            if (!wanted.has(buf[k])) continue;
+            var kk = key(i, buf[k]), d = defs.get(kk);
+            if (d === undefined || (d && d[2])) continue;
+            var starts = k === 0 && buf[k].charAt(0) !== '%' && lines[i].replace(/^[ \t]+/, '').startsWith(buf[k]);
+            if (d === null) unseen--;
+            if (d === null || starts) {
+              d = [i, k, buf[k].charAt(0) === '%' || starts]; defs.set(kk, d);
+              if (d[2]) left--;
+            }
+          }
+        }
+      },
+      def: function (k) { return defs.get(k) || null; }
+    };
+  }
+
+  // The line with every name erased: an op whose operands changed keeps it.
+  function shape(s) { return canonSSA(s).replace(/\u0001[^\u0002]*\u0002/g, '\u0001\u0002'); }
+  // Pairs the changed lines left unpaired between two paired ones when they
+  // have the same shape (a rewired op): a real change, but it says which new
+  // value an old one became, so uses of its result can still be renumbering.
+  function pairSameShape(a, b, rows, pa, pb) {
+    var ua = [], ub = [];
+    function flush() {
+      if (ua.length && ub.length) {
+        lines(ua.map(function (i) { return shape(a[i]); }), ub.map(function (j) { return shape(b[j]); })).forEach(function (op) {
+          if (op[0] !== 'e') return;
+          for (var t = 0; t < op[2]; t++) { pa[ua[op[1] + t]] = ub[op[3] + t]; pb[ub[op[3] + t]] = ua[op[1] + t]; }
+        });
+      }
+      ua = []; ub = [];
+    }
+    rows.forEach(function (row) {
+      if (row.k !== 'c' || (row.l >= 0 && pa[row.l] >= 0) || (row.r >= 0 && pb[row.r] >= 0)) { flush(); return; }
+      if (row.l >= 0) ua.push(row.l);
+      if (row.r >= 0) ub.push(row.r);
+    });
+    flush();
+  }
+
+  // Marks each row pairing two different lines with nz: 'w' whitespace only,
+  // 'r' renumbering (the line is its counterpart under the renaming that
+  // the whole snapshot implies: each name maps to the name at the same place
+  // in the line paired with its first appearance, both ways), 'x' real.
+  // Rows: {k: 'e'|'c', l, r} with l/r line indices or -1.
+  function markNoise(a, b, rows) {
+    var pa = new Int32Array(a.length).fill(-1), pb = new Int32Array(b.length).fill(-1), cand = [];
+    rows.forEach(function (row) {
+      row.nz = undefined;
+      if (row.l < 0 || row.r < 0) return;
+      if (row.k === 'e') { pa[row.l] = row.r; pb[row.r] = row.l; return; }
+      var x = a[row.l], y = b[row.r];
+      if (x === y) return;
+      if (canonSSA(x) !== canonSSA(y)) return;
+      pa[row.l] = row.r; pb[row.r] = row.l;
+      if (strip(x) === strip(y)) row.nz = 'w'; else cand.push(row);
+    });
+    if (!cand.length) return;
+    pairSameShape(a, b, rows, pa, pb);
+    var A = Side(a), B = Side(b);
+    cand.forEach(function (row) { A.want(row.l); B.want(row.r); });
+    A.locate(); B.locate();
+    function image(from, to, pair, key, want) {
+      var d = from.def(key); if (!d) return false;
+      var p = pair[d[0]]; if (p < 0) return false;
+      var there = to.names(p);
+      return d[1] < there.length && to.key(p, there[d[1]]) === want;
+    }
+    cand.forEach(function (row) {
+      var na = A.names(row.l), nb = B.names(row.r), ok = na.length === nb.length;
+      for (var k = 0; ok && k < na.length; k++) {
+        var ka = A.key(row.l, na[k]), kb = B.key(row.r, nb[k]);
+        ok = na[k].charAt(0) === nb[k].charAt(0) && image(A, B, pa, ka, kb) && image(B, A, pb, kb, ka);
+      }
+      row.nz = ok ? 'r' : 'x';
     });
   }
-  function renumberedOnly(x, y) { return x !== y && canonSSA(x) === canonSSA(y); }
 
   // Changed character spans of a line pair, on word granularity.
   function intraline(x, y) {
     var ws = x !== y && x.replace(/\s+/g, '') === y.replace(/\s+/g, '');
-    var rn = !ws && renumberedOnly(x, y);
-    var px = tokens(x), py = tokens(y);
+        var px = tokens(x), py = tokens(y);
     var tx = [], ty = [], i;
     for (i = 0; i + 1 < px.length; i++) tx.push(x.slice(px[i], px[i + 1]));
     for (i = 0; i + 1 < py.length; i++) ty.push(y.slice(py[i], py[i + 1]));
@@ -154,7 +306,7 @@ var LTDiff = (function () {
       var AB = intern(tx, ty);
       solve(AB[0], 0, tx.length, AB[1], 0, ty.length, ma, mb);
     }
-    return { a: spans(px, ma), b: spans(py, mb), ws: ws, rn: rn };
+    return { a: spans(px, ma), b: spans(py, mb), ws: ws };
   }
   function solveTrimOnly(a, b, ma, mb) {
     var s = 0, ea = a.length, eb = b.length;
@@ -173,5 +325,5 @@ var LTDiff = (function () {
     return out;
   }
 
-  return { lines: lines, intraline: intraline, renumberedOnly: renumberedOnly, canonSSA: canonSSA };
+  return { lines: lines, intraline: intraline, renumberedOnly: renumberedOnly, canonSSA: canonSSA, markNoise: markNoise, functionOf: functionOf };
 })();

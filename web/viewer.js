@@ -53,7 +53,32 @@
   }
   function gunzip(s) {
     var stream = new Blob([b64bytes(s)]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Response(stream).text();
+    return new Response(stream).arrayBuffer().then(utf8);
+  }
+  // IR is bytes. Each byte that is not valid UTF-8 becomes U+DC80..U+DCFF (a
+  // lone surrogate, which valid text never decodes to), so a change of such
+  // a byte stays a visible change; esc() shows it as \xNN.
+  var strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+  function utf8(buf) {
+    var u = new Uint8Array(buf);
+    try { return strictUtf8.decode(u); } catch (e) { /* below */ }
+    var out = '', i = 0, run = 0, loose = new TextDecoder('utf-8');
+    function seqLen(i) {
+      var c = u[i], n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+      if (c >= 0xf5 || !n || i + n > u.length) return 0;
+      var c1 = u[i + 1];
+      if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f) || (c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return 0;
+      for (var k = 1; k < n; k++) if ((u[i + k] & 0xc0) !== 0x80) return 0;
+      return n;
+    }
+    while (i < u.length) {
+      if (u[i] < 0x80) { i++; continue; }
+      var n = seqLen(i);
+      if (n) { i += n; continue; }
+      out += loose.decode(u.subarray(run, i)) + String.fromCharCode(0xdc00 + u[i]);
+      run = ++i;
+    }
+    return out + loose.decode(u.subarray(run));
   }
   var cache = new Map(); // snapshot key -> Promise of its '\n'-split pieces
   function pieces(key) {
@@ -126,16 +151,24 @@
     return (S.filter === 'all' || kind(r) === S.filter) && !hiddenByParent(r) && plugVisible(r);
   }
   function pad(i) { return i < 10 ? '0' + i : String(i); }
+  // Tab labels: "ttgir" -> "TritonGPU IR", "run2_llir" -> "Run 2: LLVM IR",
+  // "unscoped" (passes outside any phase) -> "Passes".
+  var PHASE_WORDS = { pipeline: 'Pipeline', codegen: 'Codegen', unscoped: 'Passes', gpu: 'GPU', cpu: 'CPU' };
   function prettyPhase(p) {
-    var s = p.split('_').map(function (w) {
-      var m = /^phase(\d+)$/.exec(w);
-      if (m) return 'Phase ' + m[1] + ':';
-      if (w === 'pipeline') return 'Pipeline:';
-      if (w === 'codegen') return 'Codegen';
+    var s = p.split('_').map(function (w, i, all) {
+      var m = /^(phase|run)(\d+)$/.exec(w), last = i === all.length - 1;
+      if (m) return (m[1] === 'run' ? 'Run ' : 'Phase ') + m[2] + (last ? '' : ':');
+      var name = PHASE_WORDS[w.toLowerCase()] || LANG_NAMES[w.toLowerCase()];
+      if (name) return name + (w === 'pipeline' && !last ? ':' : '');
       return w;
-    }).join(' ').replace(/:$/, '');
+    }).join(' ');
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+  // Real changed lines and noise (renumbering, whitespace) pairs of a record,
+  // from the report (src/report/html_data.cpp: diff::classify).
+  function realAdd(r) { return r.a - (r.z || 0); }
+  function realDel(r) { return r.d - (r.z || 0); }
   var LANG_NAMES = { mlir: 'MLIR', llvm: 'LLVM IR', 'llvm-ir': 'LLVM IR', ll: 'LLVM IR', mir: 'MIR',
     ptx: 'PTX', asm: 'Assembly', s: 'Assembly', 'c++': 'C++', cpp: 'C++', c: 'C', cuda: 'CUDA', cu: 'CUDA',
     hip: 'HIP', metal: 'Metal', tir: 'TIR', ttir: 'Triton IR', ttgir: 'TritonGPU IR', spirv: 'SPIR-V',
@@ -158,12 +191,49 @@
     $('hdr-live').hidden = !meta.live;
     if (S.liveEnded) $('hdr-live').textContent = 'run finished: reload for the final report';
     else if (S.liveDead) $('hdr-live').textContent = 'run stopped: the compiler was killed or crashed (no sign of life since ' + S.liveDead + ')';
-    if (meta.error) { $('run-error').hidden = false; $('run-error').textContent = 'Run ended with an error: ' + meta.error; }
+    outcome(run);
+    var start = null;
+    if (S.cur === null && S.order.length) { var want = hook('initial'); start = S.recs.has(want) ? S.recs.get(want) : firstOfInterest(); }
+    if (start) S.phase = start.p;
     if (!S.phase || S.phases.indexOf(S.phase) < 0) S.phase = S.phases[0] || null;
     buildTabs(); buildSummary(); buildSidebar();
-    if (S.cur === null && S.order.length) { var want = hook('initial'); select(S.recs.has(want) ? want : S.order[0].i); }
+    if (start) select(start.i);
     else if (!S.order.length) { $('pane').textContent = ''; note($('pane'), meta.live ? 'Waiting for the first pass…' : 'No passes were recorded.'); }
     emit('refresh');
+  }
+  // Where a reader starts: the first failure, else the first change, else
+  // the first pass.
+  function firstOfInterest() {
+    var all = Array.from(S.recs.values()).sort(function (a, b) { return a.i - b.i; });
+    return all.find(function (r) { return r.s === 'failed' && !all.some(function (c) { return c.pi === r.i && c.s === 'failed'; }); }) ||
+      all.find(function (r) { return kind(r) === 'changed'; }) || S.order[0];
+  }
+  // The run's outcome, at the top: status, the error it ended with, the
+  // failing pass (one click away), and the exit status where the front end
+  // recorded one.
+  function outcome(run) {
+    var el = $('run-error'), all = Array.from(S.recs.values());
+    var failed = all.filter(function (r) { return r.s === 'failed'; }).sort(function (a, b) { return a.i - b.i; });
+    var innermost = failed.find(function (r) { return !failed.some(function (c) { return c.pi === r.i; }); });
+    var bad = failed.length > 0 || !!meta.error || (run.exit !== undefined && run.exit !== 0);
+    el.hidden = false; el.textContent = ''; el.className = bad ? 'bad' : 'ok';
+    var changed = all.filter(function (r) { return kind(r) === 'changed'; }).length;
+    var head = document.createElement('strong');
+    head.textContent = meta.live && !S.liveEnded ? '… Running' : bad ? '✘ Failed' : '✔ Completed';
+    el.appendChild(head);
+    var bits = [plural(all.length, 'pass', 'passes'), changed + ' changed'];
+    if (failed.length) bits.push(plural(failed.length, 'failed', 'failed'));
+    if (run.exit !== undefined) bits.push('exit status ' + run.exit);
+    el.appendChild(document.createTextNode(' · ' + bits.join(' · ')));
+    if (innermost) {
+      el.appendChild(document.createTextNode(' · '));
+      var go = button('#' + pad(innermost.i) + ' ' + innermost.n + ' failed', function () { select(innermost.i); });
+      go.className = 'go-fail'; go.title = 'Show the failed pass';
+      el.appendChild(go);
+      var first = (innermost.e || '').split('\n')[0];
+      if (first) el.appendChild(document.createTextNode(': ' + first));
+    }
+    if (meta.error) el.appendChild(document.createTextNode(' · run ended with: ' + meta.error));
   }
   function note(parent, text, cls) {
     var p = document.createElement('div'); p.className = cls || 'msg'; p.textContent = text; parent.appendChild(p); return p;
@@ -174,38 +244,50 @@
     b.addEventListener('click', onclick);
     return b;
   }
-  function buildTabs() {
+  // Rebuilding a bar replaces its buttons: the one that had focus (Enter on
+  // a tab or badge) gets it back, so the keyboard user stays where they were.
+  function keepFocus(container, attr, build) {
+    var f = document.activeElement, had = f && container.contains(f) ? f.getAttribute(attr) : null;
+    build();
+    if (had !== null) { var again = container.querySelector('[' + attr + '="' + had + '"]'); if (again) again.focus(); }
+  }
+  function buildTabs() { keepFocus($('tabs'), 'data-phase', buildTabsNow); }
+  function buildSummary() { keepFocus($('summary'), 'data-filter', buildSummaryNow); }
+  function buildTabsNow() {
     var tabs = $('tabs'); tabs.textContent = '';
     S.phases.forEach(function (p) {
       var b = button(prettyPhase(p), function () { showPhase(p, true); });
       b.className = 'tab' + (p === S.phase ? ' active' : '');
-      b.dataset.phase = p; b.setAttribute('role', 'tab');
+      b.dataset.phase = p; b.setAttribute('role', 'tab'); b.setAttribute('aria-selected', p === S.phase ? 'true' : 'false');
       tabs.appendChild(b);
     });
   }
-  function buildSummary() {
+  function buildSummaryNow() {
     var sum = $('summary'); sum.textContent = '';
     var recs = S.order.filter(function (r) { return r.p === S.phase; });
     var n = { changed: 0, noop: 0, codegen: 0, failed: 0, skipped: 0 };
     recs.forEach(function (r) { n[kind(r)]++; });
-    var items = [['all', recs.length + ' passes'], ['changed', n.changed + ' changed'], ['noop', n.noop + ' no-op']];
+    var items = [['all', plural(recs.length, 'pass', 'passes')], ['changed', n.changed + ' changed'], ['noop', n.noop + ' no-op']];
     if (n.codegen) items.push(['codegen', n.codegen + ' codegen']);
     if (n.failed) items.push(['failed', '✘ ' + n.failed + ' failed']);
     if (n.skipped) items.push(['skipped', '— ' + n.skipped + ' skipped']);
     items.forEach(function (it) {
       var b = button(it[1], function () { setFilter(S.filter === it[0] ? 'all' : it[0]); });
       b.className = 'badge b-' + it[0] + (S.filter === 'all' ? '' : S.filter === it[0] ? ' on' : ' dim');
-      b.dataset.filter = it[0];
+      b.dataset.filter = it[0]; b.setAttribute('aria-pressed', S.filter === it[0] ? 'true' : 'false');
       sum.appendChild(b);
     });
   }
   function statsOf(r) {
     var k = kind(r), st = document.createElement('span'); st.className = 'st';
-    if (k === 'changed' || k === 'codegen') {
-      var p = document.createElement('span'); p.className = 'p'; p.textContent = '+' + r.a;
-      var m = document.createElement('span'); m.className = 'm'; m.textContent = ' −' + r.d;
+    if (k === 'changed') {
+      var p = document.createElement('span'); p.className = 'p'; p.textContent = '+' + realAdd(r);
+      var m = document.createElement('span'); m.className = 'm'; m.textContent = ' −' + realDel(r);
       st.appendChild(p); st.appendChild(m);
-    } else if (k === 'failed') { st.innerHTML = '<span class="err">ERROR</span>'; }
+      if (r.z) { var z = document.createElement('span'); z.className = 'z'; z.textContent = ' ≈' + r.z; st.appendChild(z); }
+      st.title = plural(realAdd(r), 'line added', 'lines added') + ', ' + plural(realDel(r), 'line removed', 'lines removed') +
+        (r.z ? '; ' + plural(r.z, 'line pair', 'line pairs') + ' only renumbered or re-spaced (noise)' : '');
+    } else if (k === 'codegen') { st.textContent = langName(r.l); } else if (k === 'failed') { st.innerHTML = '<span class="err">ERROR</span>'; }
     else if (k === 'skipped') st.textContent = '—';
     return st;
   }
@@ -219,6 +301,19 @@
     var ix = document.createElement('span'); ix.className = 'ix'; ix.textContent = pad(r.i);
     var dot = document.createElement('span'); dot.className = 'dot ' + kind(r);
     var nm = document.createElement('span'); nm.className = 'nm'; nm.textContent = r.n; nm.title = r.n;
+    el.setAttribute('role', 'option'); el.tabIndex = r.i === S.cur ? 0 : -1;
+    el.setAttribute('aria-selected', r.i === S.cur ? 'true' : 'false');
+    if (caret.dataset.toggle) {
+      caret.setAttribute('role', 'button'); caret.tabIndex = 0;
+      caret.setAttribute('aria-expanded', S.collapsed.has(r.i) ? 'false' : 'true');
+      caret.setAttribute('aria-label', (S.collapsed.has(r.i) ? 'Expand' : 'Collapse') + ' the passes nested in ' + r.n);
+    }
+    // The unit a pass ran on (an LLVM function, loop or SCC; a nested MLIR
+    // anchor) when a tab's passes ran on more than one.
+    if (S.units && r.an) {
+      var un = document.createElement('span'); un.className = 'un'; un.textContent = r.an;
+      nm.appendChild(un); nm.title = r.n + ' on ' + r.an;
+    }
     el.appendChild(caret); el.appendChild(ix); el.appendChild(dot); el.appendChild(nm); el.appendChild(statsOf(r));
     return el;
   }
@@ -232,6 +327,8 @@
     var list = $('sb-list'); list.textContent = '';
     var recs = S.order.filter(function (r) { return r.p === S.phase; });
     var parents = new Set(recs.map(function (r) { return r.pi; }));
+    var anchors = new Set(); recs.forEach(function (r) { if (anchors.size < 2) anchors.add(r.an || ''); });
+    S.units = anchors.size > 1;
     if (recs.length >= VIRTUAL_MIN) {
       var rows = recs.filter(visible), pos = new Map();
       rows.forEach(function (r, k) { pos.set(r.i, k); });
@@ -321,9 +418,9 @@
       drawSidebar();
     } else {
       var els = $('sb-list').querySelectorAll('.pl.active');
-      for (var n = 0; n < els.length; n++) els[n].classList.remove('active');
+      for (var n = 0; n < els.length; n++) { els[n].classList.remove('active'); els[n].tabIndex = -1; els[n].setAttribute('aria-selected', 'false'); }
       var el = $('sb-list').querySelector('.pl[data-index="' + i + '"]');
-      if (el) { el.classList.add('active'); el.scrollIntoView({ block: 'nearest' }); }
+      if (el) { el.classList.add('active'); el.tabIndex = 0; el.setAttribute('aria-selected', 'true'); el.scrollIntoView({ block: 'nearest' }); }
     }
     render(r);
     emit('select', r);
@@ -338,7 +435,8 @@
 
   // ---------- text rendering ----------
   function esc(s) {
-    return s.replace(/[&<>"\u0000]/g, function (c) {
+    return s.replace(/[&<>"\u0000\udc80-\udcff]/g, function (c) {
+      if (c >= '\udc80') return '<span class="badbyte" title="byte that is not valid UTF-8">\\x' + (c.charCodeAt(0) - 0xdc00).toString(16).toUpperCase() + '</span>';
       return c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '\u2400';
     });
   }
@@ -365,42 +463,85 @@
   }
 
   // ---------- virtual list ----------
-  // Up to WRAP_MAX rows are all in the DOM and long lines wrap (wrapped rows
-  // cost layout: 900 rows made `j` 5x slower in bench/report); beyond that,
-  // rows have a fixed height, only those in view are rendered, and long lines
-  // scroll sideways (the box is as wide as the longest line, capped).
+  // One wrapping rule at every size: long lines wrap inside their column
+  // (breaking a token only when it is longer than the column), so Before and
+  // After are always side by side. Up to WRAP_MAX rows are all in the DOM;
+  // beyond that only the rows in view (plus a margin) are, each row's height
+  // estimated from its length in monospace characters and corrected once it
+  // has been drawn and measured.
   var WRAP_MAX = 400;
-  function VList(box, count, rowHtml, minWidth) {
-    box.classList.add('vbox');
+  function VList(box, count, rowHtml, rowChars, columns) {
+    box.classList.add('vbox', 'wrap');
     var space = document.createElement('div'); space.className = 'vspace';
     var rows = document.createElement('div'); rows.className = 'vrows';
     space.appendChild(rows); box.appendChild(space);
+    var heights = null, tops = null, width = -1;
+    function perLine() {
+      // Characters per visual line of one text column (gutters: ~6em a column).
+      var probe = document.createElement('span'); probe.textContent = 'x'.repeat(50);
+      probe.style.position = 'absolute'; probe.style.visibility = 'hidden'; probe.style.whiteSpace = 'pre';
+      box.appendChild(probe); var cw = probe.getBoundingClientRect().width / 50 || 7; probe.remove();
+      var col = (box.clientWidth || 1000) / (columns || 1) - 6 * 12;
+      return Math.max(10, Math.floor(col / cw));
+    }
+    function estimate() {
+      var cpl = perLine();
+      heights = new Float64Array(self.count);
+      for (var i = 0; i < self.count; i++) heights[i] = H * Math.max(1, Math.ceil((rowChars ? rowChars(i) : 0) / cpl));
+      retop(0);
+    }
+    function retop(from) {
+      if (!tops || tops.length !== self.count + 1) { tops = new Float64Array(self.count + 1); from = 0; }
+      for (var i = from; i < self.count; i++) tops[i + 1] = tops[i] + heights[i];
+      space.style.height = tops[self.count] + 'px';
+    }
+    function rowAt(y) { // last row whose top <= y
+      var lo = 0, hi = self.count;
+      while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (tops[mid] <= y) lo = mid; else hi = mid - 1; }
+      return Math.min(lo, Math.max(0, self.count - 1));
+    }
     var self = {
       count: count,
+      virtual: function () { return self.count > WRAP_MAX && !S.printing; },
       draw: function () {
-        var wrap = self.count <= WRAP_MAX;
-        box.classList.toggle('wrap', wrap);
         var html = '', a = 0, b = self.count;
-        if (wrap) {
-          space.style.height = ''; space.style.minWidth = ''; rows.style.top = '';
-        } else {
-          space.style.height = (self.count * H) + 'px';
-          if (minWidth) space.style.minWidth = minWidth;
-          var top = box.scrollTop, h = box.clientHeight || 800;
-          a = Math.max(0, Math.floor(top / H) - 30); b = Math.min(self.count, Math.ceil((top + h) / H) + 30);
-          rows.style.top = (a * H) + 'px';
+        if (!self.virtual()) {
+          heights = null; space.style.height = ''; rows.style.top = '';
+          box.classList.remove('virtual');
+          for (var i = 0; i < self.count; i++) html += rowHtml(i);
+          rows.innerHTML = html;
+          return;
         }
-        for (var i = a; i < b; i++) html += rowHtml(i);
+        box.classList.add('virtual');
+        if (!heights || heights.length !== self.count || box.clientWidth !== width) { width = box.clientWidth; estimate(); }
+        var top = box.scrollTop, h = box.clientHeight || 800;
+        a = Math.max(0, rowAt(top) - 30); b = Math.min(self.count, rowAt(top + h) + 31);
+        var anchor = rowAt(top), anchorOff = top - tops[anchor];
+        for (var k = a; k < b; k++) html += rowHtml(k);
         rows.innerHTML = html;
+        rows.style.top = tops[a] + 'px';
+        // Measure what was drawn; keep the first row in view where it was.
+        var changed = false, kids = rows.children;
+        for (var c = 0; c < kids.length && a + c < b; c++) {
+          var hh = kids[c].offsetHeight;
+          if (hh > 0 && hh !== heights[a + c]) { heights[a + c] = hh; changed = true; }
+        }
+        if (changed) {
+          retop(a);
+          rows.style.top = tops[a] + 'px';
+          var want = tops[anchor] + anchorOff;
+          if (Math.abs(box.scrollTop - want) > 1) { self.skip = true; box.scrollTop = want; }
+        }
       },
       scrollToRow: function (i) {
-        if (self.count <= WRAP_MAX) { var el = rows.children[i]; if (el) box.scrollTop = Math.max(0, el.offsetTop - box.clientHeight / 3); }
-        else box.scrollTop = Math.max(0, i * H - box.clientHeight / 3);
+        if (!self.virtual()) { var el = rows.children[i]; if (el) box.scrollTop = Math.max(0, el.offsetTop - box.clientHeight / 3); }
+        else { box.scrollTop = Math.max(0, tops[i] - box.clientHeight / 3); self.draw(); }
       }
     };
     var queued = false;
     box.addEventListener('scroll', function () {
-      if (queued || self.count <= WRAP_MAX) return; queued = true;
+      if (self.skip) { self.skip = false; return; }
+      if (queued || !self.virtual()) return; queued = true;
       requestAnimationFrame(function () { queued = false; self.draw(); });
     });
     self.draw();
@@ -443,9 +584,8 @@
   }
   function DiffView(box, A, B, la, lb, onChange) {
     var v = { A: A, B: B, la: la, lb: lb, rows: null, folds: null, init: null, disp: null, hl: -1, pinL: -1, pinR: -1 };
-    var maxLen = 0;
-    [A.lines, B.lines].forEach(function (ls) { for (var i = 0; i < ls.length && i < 200000; i++) if (ls[i].length > maxLen) maxLen = ls[i].length; });
     v.setRows = function (rows, fold) {
+      LTDiff.markNoise(A.lines, B.lines, rows);
       v.rows = rows; v.init = fold ? initialFolds(rows) : [];
       v.folds = v.init.map(function (f) { return { s: f.s, e: f.e }; });
       v.layout();
@@ -467,6 +607,17 @@
     v.showAll = function () { v.folds = []; v.layout(); };
     v.collapse = function () { v.folds = v.init.map(function (f) { return { s: f.s, e: f.e }; }); v.layout(); };
     v.expanded = function () { return v.folds.length === 0; };
+    // What the rows show: real added/removed lines and noise pairs.
+    v.counts = function () {
+      var n = { add: 0, del: 0, noise: 0 };
+      v.rows.forEach(function (row) {
+        if (row.k === 'e') return;
+        if (row.nz === 'r' || row.nz === 'w') { n.noise++; return; }
+        if (row.l >= 0) n.del++;
+        if (row.r >= 0) n.add++;
+      });
+      return n;
+    };
     v.pristine = function () {
       return v.folds.length === v.init.length && v.folds.every(function (f, i) { return f.s === v.init[i].s && f.e === v.init[i].e; });
     };
@@ -475,22 +626,22 @@
       if (idx < 0) return '<span class="ln"></span><span class="sg"></span><span class="tx"></span>';
       var pend = S.align && which === 'l' && S.align.left === idx ? ' pending' : '';
       var sign = cls === 'del' ? '−' : cls === 'add' ? '+' : cls === 'ws' ? '~' : cls === 'rn' ? '≈' : '';
-      return '<span class="ln' + pend + '" data-side="' + which + '" data-line="' + idx + '">' + (idx + 1) + '</span>' +
+      return '<span class="ln' + pend + '" tabindex="0" role="button" aria-label="' + (which === 'l' ? 'Before' : 'After') + ' line ' + (idx + 1) + '" data-side="' + which + '" data-line="' + idx + '">' + (idx + 1) + '</span>' +
         '<span class="sg ' + cls + '">' + sign + '</span><span class="tx ' + cls + '">' + hiText(ls[idx], lang, spans) + '</span>';
     }
     v.rowHtml = function (di) {
       var ri = v.disp[di];
       if (ri < 0) {
         var f = v.folds[-1 - ri], n = f.e - f.s;
-        return '<div class="r fold" data-fold="' + (-1 - ri) + '" title="Click: ' + EXPAND_STEP + ' lines each way; Alt+click: all">↑↓ Expand (' + n + ' hidden line' + (n === 1 ? '' : 's') + ')</div>';
+        return '<div class="r fold" tabindex="0" role="button" data-fold="' + (-1 - ri) + '" title="Click: ' + EXPAND_STEP + ' lines each way; Alt+click: all">↑↓ Expand (' + n + ' hidden line' + (n === 1 ? '' : 's') + ')</div>';
       }
       var row = v.rows[ri], cls = 'r d' + (ri === v.hl ? ' sel' : '') + (row.pin ? ' pin' : '');
       if (row.k === 'e') return '<div class="' + cls + '" data-row="' + ri + '">' + side(row, 'l', '') + side(row, 'r', '') + '</div>';
       if (row.l >= 0 && row.r >= 0) {
         if (!row.il) row.il = LTDiff.intraline(A.lines[row.l], B.lines[row.r]);
-        var c = row.il.ws ? 'ws' : row.il.rn ? 'rn' : null;
-        var title = row.il.rn ? ' title="SSA renumbering only: equal once value names are renumbered"' : '';
-        return '<div class="' + cls + (row.il.ws ? ' wsrow' : row.il.rn ? ' rnrow' : '') + '" data-row="' + ri + '"' + title + '>' + side(row, 'l', c || 'del', row.il.a) + side(row, 'r', c || 'add', row.il.b) + '</div>';
+        var c = row.nz === 'w' ? 'ws' : row.nz === 'r' ? 'rn' : null;
+        var title = c === 'rn' ? ' title="SSA renumbering only: the same line under one renaming of the whole snapshot"' : '';
+        return '<div class="' + cls + (c ? ' ' + c + 'row' : '') + '" data-row="' + ri + '"' + title + '>' + side(row, 'l', c || 'del', row.il.a) + side(row, 'r', c || 'add', row.il.b) + '</div>';
       }
       return '<div class="' + cls + '" data-row="' + ri + '">' + side(row, 'l', 'del') + side(row, 'r', 'add') + '</div>';
     };
@@ -504,7 +655,11 @@
       if (at >= 0) v.list.scrollToRow(at);
     };
     v.setRows(buildRows(A.lines, B.lines, 0, 0), true);
-    v.list = VList(box, v.disp.length, v.rowHtml, 'calc(2 * (' + Math.min(maxLen, 400) + 'ch + 6.5em))');
+    v.list = VList(box, v.disp.length, v.rowHtml, function (di) {
+      var ri = v.disp[di]; if (ri < 0) return 0;
+      var row = v.rows[ri];
+      return Math.max(row.l >= 0 ? A.lines[row.l].length : 0, row.r >= 0 ? B.lines[row.r].length : 0);
+    }, 2);
     box.addEventListener('click', function (e) {
       var fold = e.target.closest('.fold');
       if (fold) { v.expand(+fold.dataset.fold, e.altKey); return; }
@@ -519,13 +674,14 @@
   }
 
   // Single-column numbered listing (no-op and failed passes).
-  function Listing(box, T, lang) {
-    var maxLen = 0; T.lines.forEach(function (l) { if (l.length > maxLen) maxLen = l.length; });
-    var hl = -1;
+  // side: 'l' or 'r', which text of the record the lines are (for plug-ins
+  // that look a line up, such as source locations).
+  function Listing(box, T, lang, side) {
+    var hl = -1, sideAttr = side ? '" data-side="' + side : '';
     var list = VList(box, T.lines.length, function (i) {
-      return '<div class="r s' + (i === hl ? ' sel' : '') + '" data-row="' + i + '"><span class="ln" data-line="' + i + '">' + (i + 1) +
+      return '<div class="r s' + (i === hl ? ' sel' : '') + '" data-row="' + i + '"><span class="ln" tabindex="0" role="button" aria-label="Line ' + (i + 1) + '" data-line="' + i + sideAttr + '">' + (i + 1) +
         '</span><span class="tx">' + hiText(T.lines[i], lang) + '</span></div>';
-    }, 'calc(' + Math.min(maxLen, 800) + 'ch + 6em)');
+    }, function (i) { return T.lines[i].length; }, 1);
     box.addEventListener('click', function (e) {
       var ln = e.target.closest('.ln[data-line]'); if (!ln) return;
       var i = +ln.dataset.line; hl = hl === i ? -1 : i; list.draw();
@@ -556,38 +712,11 @@
     var done = function () { if (tok === S.tok) document.documentElement.dataset.rendered = String(r.i); };
     var fail = function (e) { if (tok === S.tok) { note(body, 'Could not read this pass: ' + e.message, 'errbox'); done(); } };
 
-    if (k === 'changed' || k === 'codegen') {
-      var bar = document.createElement('div'); bar.className = 'toolbar'; body.appendChild(bar);
-      var showAll = button('⊞ Show all context', function () { S.view && S.view.showAll(); });
-      var collapse = button('⊟ Collapse', function () { S.view && S.view.collapse(); });
+    if (k === 'changed') {
       var lbl = hook('labels', r, ['Before', 'After']);
-      var lblA = k === 'codegen' ? langName(r.il) : lbl[0], lblB = k === 'codegen' ? langName(r.l) : lbl[1];
-      var copyA = button('Copy ' + lblA, function () { copyFrom(r.b, lblA); });
-      var copyB = button('Copy ' + lblB, function () { copyFrom(r.f, lblB); });
-      copyA.className = copyB.className = 'copy';
-      [showAll, collapse, copyA, copyB].forEach(function (b) { bar.appendChild(b); });
-      if (k === 'codegen') {
-        var lb = document.createElement('div'); lb.className = 'langbar';
-        note(lb, 'Lowered ' + langName(r.il), ' '); note(lb, 'Generated ' + langName(r.l), ' ');
-        body.appendChild(lb);
-      }
-      Promise.all([pieces(r.b), pieces(r.f)]).then(function (ab) {
-        if (tok !== S.tok) return;
-        var A = asLines(view(ab[0])), B = asLines(view(ab[1]));
-        if (A.text === B.text) { showAll.disabled = collapse.disabled = true; note(body, 'No differences.'); return done(); }
-        var same = A.lines.length === B.lines.length && A.lines.every(function (l, i) { return l === B.lines[i]; });
-        if (same) {
-          showAll.disabled = collapse.disabled = true;
-          note(body, 'Only the trailing newline differs (before: ' + (A.nl ? 'present' : 'absent') + ', after: ' + (B.nl ? 'present' : 'absent') + ').');
-          return done();
-        }
-        if (A.nl !== B.nl) note(body, 'The trailing newline also differs (before: ' + (A.nl ? 'present' : 'absent') + ', after: ' + (B.nl ? 'present' : 'absent') + ').', 'sec-meta');
-        var box = document.createElement('div'); body.appendChild(box);
-        S.view = DiffView(box, A, B, r.il, k === 'codegen' ? r.l : (r.l || r.il), function (v) {
-          showAll.disabled = v.expanded(); collapse.disabled = v.pristine();
-        });
-        done();
-      }, fail);
+      diffInto(body, r.b, r.f, r.il, r.l || r.il, lbl[0], lbl[1], done, fail, tok);
+    } else if (k === 'codegen') {
+      codegenInto(body, r, done, fail, tok);
     } else if (k === 'noop') {
       note(body, 'This pass did not modify the IR.');
       irOnDemand(body, r.f >= 0 ? r.f : r.b, r.il, '▶ Show full IR', '▼ Collapse IR', 'IR', done, fail, tok);
@@ -604,6 +733,66 @@
       note(body, 'This pass did not run' + (r.e ? ': ' + r.e : '.'));
       done();
     }
+  }
+  // A side-by-side diff of two snapshots with its toolbar and counts.
+  function diffInto(body, keyA, keyB, langA, langB, lblA, lblB, done, fail, tok) {
+    var bar = document.createElement('div'); bar.className = 'toolbar'; body.appendChild(bar);
+    var showAll = button('⊞ Show all context', function () { S.view && S.view.showAll(); });
+    var collapse = button('⊟ Collapse', function () { S.view && S.view.collapse(); });
+    var copyA = button('Copy ' + lblA, function () { copyFrom(keyA, lblA); });
+    var copyB = button('Copy ' + lblB, function () { copyFrom(keyB, lblB); });
+    copyA.className = copyB.className = 'copy';
+    var counts = document.createElement('span'); counts.className = 'vcounts';
+    [showAll, collapse, copyA, copyB, counts].forEach(function (b) { bar.appendChild(b); });
+    Promise.all([pieces(keyA), pieces(keyB)]).then(function (ab) {
+      if (tok !== S.tok) return;
+      var A = asLines(view(ab[0])), B = asLines(view(ab[1]));
+      if (A.text === B.text) { showAll.disabled = collapse.disabled = true; note(body, 'No differences.'); return done(); }
+      var same = A.lines.length === B.lines.length && A.lines.every(function (l, i) { return l === B.lines[i]; });
+      if (same) {
+        showAll.disabled = collapse.disabled = true;
+        note(body, 'Only the trailing newline differs (before: ' + (A.nl ? 'present' : 'absent') + ', after: ' + (B.nl ? 'present' : 'absent') + ').');
+        return done();
+      }
+      if (A.nl !== B.nl) note(body, 'The trailing newline also differs (before: ' + (A.nl ? 'present' : 'absent') + ', after: ' + (B.nl ? 'present' : 'absent') + ').', 'sec-meta');
+      var box = document.createElement('div'); body.appendChild(box);
+      S.view = DiffView(box, A, B, langA, langB, function (v) {
+        showAll.disabled = v.expanded(); collapse.disabled = v.pristine();
+      });
+      var n = S.view.counts();
+      counts.textContent = '+' + n.add + ' −' + n.del + (n.noise ? ' · ≈ ' + plural(n.noise, 'line pair', 'line pairs') + ' only renumbered or re-spaced' : '');
+      counts.dataset.add = n.add; counts.dataset.del = n.del; counts.dataset.noise = n.noise;
+      done();
+    }, fail);
+  }
+  // The codegen record: the generated code as code; a diff only against
+  // the same kernel's previous codegen in this run (never MLIR against PTX).
+  function codegenInto(body, r, done, fail, tok) {
+    var prev = null;
+    S.order.forEach(function (c) { if (c.s === 'codegen' && c.i < r.i && (c.an || '') === (r.an || '') && c.f >= 0) prev = c; });
+    var bar = document.createElement('div'); bar.className = 'toolbar'; bar.setAttribute('role', 'group'); body.appendChild(bar);
+    var holder = document.createElement('div'); holder.className = 'sec-body'; body.appendChild(holder);
+    var gen = 'Generated ' + langName(r.l), low = 'Lowered ' + langName(r.il);
+    var modes = [['code', gen]];
+    if (prev) modes.push(['diff', 'Diff against #' + pad(prev.i)]);
+    modes.push(['lowered', low]);
+    var btns = {};
+    modes.forEach(function (m) { btns[m[0]] = button(m[1], function () { show(m[0]); }); btns[m[0]].className = 'mode'; btns[m[0]].dataset.mode = m[0]; bar.appendChild(btns[m[0]]); });
+    var copyG = button('Copy ' + langName(r.l), function () { copyFrom(r.f, langName(r.l)); }); copyG.className = 'copy';
+    var copyL = button('Copy ' + langName(r.il), function () { copyFrom(r.b, langName(r.il)); }); copyL.className = 'copy';
+    bar.appendChild(copyG); bar.appendChild(copyL);
+    if (!prev) note(body, 'The first codegen of ' + (r.an ? r.an : 'this kernel') + ' in this run: no earlier one to diff against.', 'sec-meta').className += ' cg-first';
+    var first = true;
+    function show(mode) {
+      Object.keys(btns).forEach(function (k2) { btns[k2].setAttribute('aria-pressed', k2 === mode ? 'true' : 'false'); });
+      holder.textContent = ''; S.view = null;
+      var fin = first ? done : function () {}; first = false;
+      if (mode === 'diff') return diffInto(holder, prev.f, r.f, prev.l || r.l, r.l, '#' + pad(prev.i), 'this', fin, fail, tok);
+      var key = mode === 'code' ? r.f : r.b, lang = mode === 'code' ? r.l : r.il;
+      var box = document.createElement('div'); holder.appendChild(box);
+      pieces(key).then(function (p) { if (tok === S.tok) { Listing(box, asLines(view(p)), lang, mode === 'code' ? 'r' : 'l'); fin(); } }, fail);
+    }
+    show('code');
   }
   function irOnDemand(body, key, lang, showLabel, hideLabel, copyLabel, done, fail, tok) {
     var bar = document.createElement('div'); bar.className = 'toolbar'; body.appendChild(bar);
@@ -630,7 +819,7 @@
   }
   function copyFrom(key, label) {
     pieces(key).then(function (p) {
-      var text = p ? p.join('\n') : '';
+      var text = p ? p.join('\n').replace(/[\udc80-\udcff]/g, '\ufffd') : '';
       var fallback = function () {
         var ta = document.createElement('textarea'); ta.value = text; document.body.appendChild(ta); ta.select();
         var ok = false; try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
@@ -672,11 +861,40 @@
   }
 
   // ---------- keys, theme, sidebar chrome ----------
+  // Elements that act on click but are not buttons (pass rows, carets, fold
+  // rows, line numbers) take Enter and Space too; arrows move in the pass list.
+  var KEY_TARGETS = '.pl, .caret[data-toggle], .r.fold, .ln[data-line]';
+  function focusCurrentRow() {
+    var el = $('sb-list').querySelector('.pl[data-index="' + S.cur + '"]'); if (el) el.focus();
+  }
   document.addEventListener('keydown', function (e) {
     var t = e.target;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
     if (e.key === 'F7') { e.preventDefault(); f7(); return; }
-    if (e.key === 'Escape') { cancelAlign(); return; }
+    if (e.key === 'Escape') { if (!$('lt-help').hidden) { help(false); return; } cancelAlign(); return; }
+    if (e.key === '?') { e.preventDefault(); help($('lt-help').hidden); return; }
+    var kt = t && t.closest ? t.closest(KEY_TARGETS) : null;
+    if (kt && (e.key === 'Enter' || e.key === ' ') && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      var target = kt, pass = kt.classList.contains('pl') ? +kt.dataset.index : null;
+      var toggle = kt.dataset.toggle, fold = kt.dataset.fold, line = kt.dataset.line, sideName = kt.dataset.side;
+      target.dispatchEvent(new MouseEvent('click', { bubbles: true, altKey: e.altKey }));
+      // What was clicked is drawn anew: focus the same thing (or the next fold) again.
+      var again = toggle !== undefined ? $('sb-list').querySelector('.caret[data-toggle="' + toggle + '"]')
+        : fold !== undefined ? document.querySelector('.vbox .r.fold[data-fold="' + fold + '"]') || document.querySelector('.vbox .r.fold')
+        : line !== undefined ? document.querySelector('.vbox .ln[data-line="' + line + '"]' + (sideName ? '[data-side="' + sideName + '"]' : ''))
+        : null;
+      if (again) again.focus(); else if (pass !== null) focusCurrentRow();
+      return;
+    }
+    if (kt && kt.classList.contains('pl') && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      var caret = kt.querySelector('.caret[data-toggle]'), i = +kt.dataset.index;
+      if (caret && S.collapsed.has(i) === (e.key === 'ArrowRight')) { e.preventDefault(); caret.click(); focusCurrentRow(); }
+      return;
+    }
+    if (t && t.closest && t.closest('#sb-list') && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault(); step(e.key === 'ArrowDown' ? 1 : -1); focusCurrentRow(); return;
+    }
     // Ctrl/Alt/Meta combinations belong to the browser (Ctrl+J is Downloads).
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     if (e.key === 'j' && !e.shiftKey) { e.preventDefault(); step(1); }
@@ -686,6 +904,39 @@
       if (S.view) { if (S.view.expanded()) S.view.collapse(); else S.view.showAll(); }
     }
   });
+  var HELP = [['j / k', 'next / previous pass'], ['↑ / ↓', 'next / previous pass (in the pass list)'],
+    ['Enter / Space', 'select the focused pass; toggle a caret; expand a fold (Alt+Enter: all of it); pick a line number'],
+    ['Tab', 'move between tabs, filters, passes, folds and line numbers'],
+    ['Shift+E', 'show all context / collapse'], ['F7', 'align a Before line with an After line (then Enter on line numbers)'],
+    ['Esc', 'cancel alignment; close this help'], ['?', 'this help']];
+  function help(show) {
+    var h = $('lt-help');
+    if (!h) return;
+    if (show && !h.firstChild) {
+      var box = document.createElement('div'); box.className = 'help-box';
+      var t = document.createElement('h2'); t.textContent = 'Keyboard shortcuts'; box.appendChild(t);
+      var dl = document.createElement('dl');
+      HELP.forEach(function (kv) {
+        var dt = document.createElement('dt'), dd = document.createElement('dd');
+        dt.textContent = kv[0]; dd.textContent = kv[1]; dl.appendChild(dt); dl.appendChild(dd);
+      });
+      box.appendChild(dl);
+      var close = button('Close', function () { help(false); }); box.appendChild(close);
+      h.appendChild(box);
+    }
+    if (show) { help.back = document.activeElement; h.hidden = false; h.querySelector('button').focus(); }
+    else { h.hidden = true; if (help.back && help.back.focus) help.back.focus(); }
+  }
+  (function () {
+    var h = document.createElement('div'); h.id = 'lt-help'; h.hidden = true;
+    h.setAttribute('role', 'dialog'); h.setAttribute('aria-modal', 'true'); h.setAttribute('aria-label', 'Keyboard shortcuts');
+    h.addEventListener('click', function (e) { if (e.target === h) help(false); });
+    document.body.appendChild(h);
+  })();
+  // Printing draws every row of a long listing (a virtual one holds only
+  // the rows in view).
+  window.addEventListener('beforeprint', function () { S.printing = true; if (S.view) S.view.list.draw(); });
+  window.addEventListener('afterprint', function () { S.printing = false; if (S.view) S.view.list.draw(); });
   function applyTheme(t) {
     document.documentElement.setAttribute('data-theme', t);
     $('theme-btn').textContent = t === 'dark' ? '☀ Light' : '☾ Dark';
@@ -704,6 +955,7 @@
     var s = storedTheme(); if (s !== 'dark' && s !== 'light') applyTheme(systemTheme());
   });
   $('theme-btn').addEventListener('click', toggleTheme);
+  $('help-btn').addEventListener('click', function () { help(true); });
 
   $('sb-collapse').addEventListener('click', function () { document.body.classList.add('sb-hidden'); $('sb-open').hidden = false; });
   $('sb-open').addEventListener('click', function () {

@@ -74,7 +74,10 @@ bool equal_modulo_ssa(std::string_view a, std::string_view b);
 // their form with SSA names canonicalised and whitespace removed (an LCS, so
 // after one inserted op shifts every later name the other lines still match
 // their old versions). A matched pair of different lines is whitespace_only
-// when only whitespace differs, and renumbered otherwise (equal modulo SSA).
+// when only whitespace differs, and renumbered when one renaming of the whole
+// snapshot maps it (each name to the name at the same place in the line its
+// definition is paired with, both ways; per function): swapped operands or a
+// use rewired to another value are real changes, though equal_modulo_ssa().
 struct ChangeSummary {
   Stats stats;              // as stats(): all +/- lines
   int paired = 0;           // matched (deleted, inserted) pairs

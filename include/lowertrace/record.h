@@ -46,7 +46,7 @@ struct LowerRecord {
   // Extensions over the original.
   int depth = 0;          // number of enclosing traced passes
   int parent_index = -1;  // index of the nearest enclosing pass, -1 at top level
-  double wall_ms = 0;     // wall time of the pass itself
+  double wall_ms = 0;     // wall time of the pass itself; < 0: not measured (imports)
   std::string anchor;     // what it ran on: "builtin.module", "func.func x2000 (3 changed)"
   std::string ir_lang;    // language of before (mlir, llvm, mir, ptx, ...); after for codegen: lang
   std::string lang;       // language of after

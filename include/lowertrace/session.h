@@ -41,6 +41,9 @@ struct SessionOptions {
   // importer, which has no compiler output to interleave with; tens of
   // thousands of records otherwise cost as many syscalls.
   bool batch_console = false;
+  // Measure each pass's wall time. An importer replays a dump, which holds no
+  // pass times (its own parsing time is no pass's): records get wall_ms -1.
+  bool timed = true;
 };
 
 class Session {
@@ -148,6 +151,7 @@ private:
   std::unordered_map<int, std::chrono::steady_clock::time_point> starts_;
   std::vector<std::string> codegen_kernels_;  // order of first codegen per kernel
   int next_index_ = 0;
+  bool timed_ = true;
   bool finished_ = false;
   SessionOptions opts_;  // kept for reset(): which default sinks to recreate
   std::size_t default_sinks_ = 0;  // sinks_[0, default_sinks_) are the defaults

@@ -55,6 +55,7 @@ Session::Session(SessionOptions opts, Config cfg)
   run_.tool = std::move(opts.tool);
   run_.mode = cfg_.mode;
   run_.started = layout::now_iso8601();
+  timed_ = opts.timed;
   // Earlier runs here whose compiler was killed get their trace.json and
   // final report now; a live report of theirs then reads as ended.
   if (opts_.install_default_sinks && opts_.live_report) stale_runs::finish_stale(run_.script_dir);
@@ -142,7 +143,11 @@ static void fill_stats(LowerRecord &r) {
 
 double Session::elapsed_ms(int idx) {
   auto it = starts_.find(idx);
-  if (it == starts_.end()) return 0;
+  if (it == starts_.end()) return timed_ ? 0 : -1;
+  if (!timed_) {
+    starts_.erase(it);
+    return -1;
+  }
   double ms = std::chrono::duration<double, std::milli>(Clock::now() - it->second).count();
   starts_.erase(it);
   return ms;

@@ -40,7 +40,7 @@ std::string serialize(const RunInfo &run, const std::vector<const LowerRecord *>
     j["error_msg"] = valid_utf8(r->error_msg);
     j["depth"] = r->depth;
     j["parent_index"] = r->parent_index < 0 ? json(nullptr) : json(r->parent_index);
-    j["wall_ms"] = r->wall_ms;
+    j["wall_ms"] = r->wall_ms < 0 ? json(nullptr) : json(r->wall_ms);  // null: not measured (imports)
     j["anchor"] = valid_utf8(r->anchor);
     j["detail"] = valid_utf8(r->detail);
     j["ir_lang"] = r->ir_lang;

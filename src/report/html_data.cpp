@@ -160,6 +160,17 @@ nlohmann::json ReportData::record_json(const LowerRecord &r, std::vector<int> *f
                       {"s", r.status},    {"c", r.changed},    {"a", r.add_lines},
                       {"d", r.del_lines}, {"dp", r.depth},     {"pi", r.parent_index},
                       {"b", b},           {"f", a}};
+  // Noise: changed line pairs that only renumber SSA/alias names under one
+  // renaming of the whole snapshot, or only re-space. The viewer shows the
+  // real +/- (a - z, d - z) and the noise apart, as its diff rows do.
+  if (r.changed && r.status == STATUS_COMPLETED && r.before && r.after) {
+    auto [it, fresh_pair] = noise_.try_emplace({r.before.get(), r.after.get()}, 0);
+    if (fresh_pair) {
+      diff::ChangeSummary cs = diff::classify(r.before_text(), r.after_text());
+      it->second = cs.renumbered + cs.whitespace_only;
+    }
+    if (it->second > 0) j["z"] = it->second;
+  }
   if (!r.error_msg.empty()) j["e"] = r.error_msg;
   if (r.wall_ms >= 0) j["ms"] = std::round(r.wall_ms * 1000) / 1000;
   if (!r.anchor.empty()) j["an"] = r.anchor;

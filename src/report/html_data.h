@@ -51,6 +51,9 @@ private:
   int find(const Snapshot &s) const;
   std::vector<Stored> stored_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<int>> by_hash_;
+  // Noise pairs per (before, after) snapshot pair: a record is serialised
+  // for its live chunk and again for the final page; classify it once.
+  std::map<std::pair<const void *, const void *>, int> noise_;
 };
 
 // Line delta from `base` to `text` as the payload JSON described above.

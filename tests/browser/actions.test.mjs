@@ -1,7 +1,7 @@
 // F7 manual alignment, Esc, the theme (stored, and following the system by
 // default), and the copy buttons checked against the system clipboard and the
 // raw files the engine wrote.
-import { run, synth, open, check, activeIndex, gotoPass, fs, path } from './helpers.mjs';
+import { run, synth, open, check, activeIndex, gotoPass, openingPass, fs, path } from './helpers.mjs';
 
 const t = synth(['--passes', '12', '--lines', '200']);
 check(t.status === 0, 'synth-trace ran');
@@ -64,5 +64,9 @@ await run('actions', async (ctx) => {
   await page.reload(); await page.waitForFunction(() => document.documentElement.dataset.rendered !== undefined);
   check(await page.getAttribute('html', 'data-theme') === 'dark', 'the chosen theme survives a reload');
   check(await page.evaluate(() => localStorage.getItem('lower-trace-theme')) === 'dark', 'stored under lower-trace-theme');
-  check(await activeIndex(page) === recs[0].index, 'reload starts on the first pass');
+  // A reload reopens the pass the URL names (#pass=N); without one, the page
+  // starts on the failure, else the first change.
+  const named = /#pass=(\d+)/.exec(page.url());
+  check(await activeIndex(page) === (named ? +named[1] : openingPass(recs).index),
+    'reload opens the pass the URL names, else the failure, else the first change');
 });

@@ -79,3 +79,52 @@ export async function gotoPass(page, rec) {
   await page.click(`.tab[data-phase="${rec.phase}"]`);
   await page.click(`.pl[data-index="${rec.index}"]`);
 }
+
+// The pass a report opens on, from trace.json records: the innermost failed
+// pass, else the first changed one, else the first.
+export function openingPass(recs) {
+  const failed = recs.filter((r) => r.status === 'failed');
+  const inner = failed.find((r) => !failed.some((c) => c.parent_index === r.index));
+  return inner || recs.find((r) => r.status === 'completed' && r.changed) || recs[0];
+}
+
+// Imports an MLIR -mlir-print-ir-before/after-all style dump (text or
+// Buffer) with `lowertrace import`; returns { report, runDir, trace, dir }.
+export function importDump(tag, dump, args = []) {
+  const dir = tmpdir(tag);
+  const file = path.join(dir, tag + '.txt');
+  fs.writeFileSync(file, dump);
+  const r = spawnSync(LT, ['import', file, ...args, '--dir', path.join(dir, 'out'), '--mode', 'html'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error('lowertrace import failed: ' + r.stderr);
+  const scripts = fs.readdirSync(path.join(dir, 'out'));  // the input's stem, or a Triton kernel's name
+  return runOf(path.join(dir, 'out', scripts.includes(tag) ? tag : scripts[0]));
+}
+
+// Runs lowertrace-opt on `mlir` with `args`; returns the run (and its exit status).
+export function traceOpt(tag, mlir, args) {
+  const dir = tmpdir(tag);
+  const input = path.join(dir, tag + '.mlir');
+  fs.writeFileSync(input, mlir);
+  const opt = path.join(process.env.LT_BIN || '', 'lowertrace-opt');
+  const r = spawnSync(opt, [input, ...args, '--lower-trace=html', '--lower-trace-dir=' + dir, '-o', path.join(dir, 'out.mlir')], { encoding: 'utf8' });
+  return { ...runOf(path.join(dir, tag)), status: r.status, stderr: r.stderr };
+}
+
+function runOf(scriptDir) {
+  const rr = path.join(scriptDir, '.run_records');
+  const runDir = path.join(rr, fs.readdirSync(rr)[0]);
+  return { runDir, report: path.join(runDir, 'report.html'), trace: JSON.parse(fs.readFileSync(path.join(runDir, 'trace.json'), 'utf8')) };
+}
+
+// One dump section per snapshot: pass i turns texts[i] into texts[i + 1].
+export function dumpOf(texts, pass = 'Canonicalizer (canonicalize)') {
+  let out = '';
+  for (let i = 0; i + 1 < texts.length; i++) {
+    out += `// -----// IR Dump Before ${pass} //----- //\n${texts[i]}\n`;
+    out += `// -----// IR Dump After ${pass} //----- //\n${texts[i + 1]}\n`;
+  }
+  return out;
+}
+
+// Waits until the selected pass has rendered.
+export const rendered = (page) => page.waitForFunction(() => document.documentElement.dataset.rendered === String(window.__lt.cur));

@@ -28,14 +28,21 @@ await run('locations_ptx', async (ctx) => {
   const errors = [];
   const page = await open(ctx, path.join(runDir, 'report.html'), { errors });
   await page.evaluate((i) => window.LTViewer.select(i), cg.index);
-  await page.waitForFunction((i) => document.documentElement.dataset.rendered === String(i) && window.__lt.view, cg.index);
-  await page.evaluate(() => window.__lt.view.showAll());
+  await page.waitForFunction((i) => document.documentElement.dataset.rendered === String(i), cg.index);
+  // The generated code is a listing (virtual rows): scroll line `at` into view.
+  await page.waitForFunction((a) => {
+    if (document.querySelector(`.vbox .ln[data-side="r"][data-line="${a}"]`)) return true;
+    const box = document.querySelector('#pane .vbox');
+    if (box) box.scrollTop = Math.max(0, a * 18 - 200);
+    return false;
+  }, at);
   await page.click(`.vbox .ln[data-side="r"][data-line="${at}"]`);
   await page.waitForSelector('#ft-src');
   check(await page.textContent('#ft-src .ft-src-at') === 'matmul.mlir:' + line && await page.textContent('#ft-src code') === mlir[line - 1],
     `PTX line ${at + 1} (${ptx[at].trim()}) shows matmul.mlir:${line}: ${mlir[line - 1].trim()}`);
   await page.check('#ft-hideloc');
-  await page.waitForFunction(() => document.documentElement.dataset.hideLoc === '1' && window.__lt.view);
+  await page.waitForFunction((i) => document.documentElement.dataset.hideLoc === '1' && document.documentElement.dataset.rendered === String(i), cg.index);
+  await page.evaluate(() => { const b = document.querySelector('#pane .vbox'); if (b) b.scrollTop = 0; });
   const shown = await page.$$eval('.vbox .tx', (e) => e.map((x) => x.textContent).join('\n'));
   check(!/^\s*\.(loc|file)\s/m.test(shown) && /ld\.|st\.|mov\./.test(shown), 'hiding locations removes the .loc/.file lines from the PTX');
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));

@@ -2,7 +2,7 @@
 // folding (Expand / Show all / Collapse / Shift+E), the failed-pass box and a
 // codegen record. Expectations come from trace.json and the raw files the
 // engine wrote beside the report, not from the report itself.
-import { run, synth, open, check, activeIndex, fs, path } from './helpers.mjs';
+import { run, synth, open, check, activeIndex, openingPass, gotoPass, fs, path } from './helpers.mjs';
 
 const t = synth(['--passes', '30', '--lines', '300', '--fail-at', '7']);
 check(t.status === 0, 'synth-trace ran' + (t.status ? ': ' + t.stderr.slice(-300) : ''));
@@ -25,8 +25,9 @@ await run('viewer', async (ctx) => {
   const tabs = await page.$$eval('.tab', (els) => els.map((e) => e.dataset.phase));
   check(JSON.stringify(tabs) === JSON.stringify(phases), 'one tab per phase in order: ' + tabs.join(','));
 
-  // j/k across tabs
-  check(await activeIndex(page) === recs[0].index, 'first pass selected on load');
+  // Opens on the failure; j/k across tabs
+  check(await activeIndex(page) === openingPass(recs).index && openingPass(recs).status === 'failed', 'the failed pass is selected on load');
+  await gotoPass(page, recs[0]);
   await page.keyboard.press('j');
   check(await activeIndex(page) === 1, 'j selects the next pass');
   check(await page.getAttribute('.tab.active', 'data-phase') === 'pipeline', 'j switched to the pipeline tab');
@@ -126,12 +127,12 @@ await run('viewer', async (ctx) => {
   const cg = recs.find((r) => r.status === 'codegen');
   await page.click(`.tab[data-phase="${cg.phase}"]`);
   check(await activeIndex(page) === cg.index, 'clicking a tab selects its first pass');
-  await page.waitForSelector('.langbar');
-  const bar = await page.textContent('.langbar');
+  await page.waitForSelector('.toolbar .mode');
+  const bar = await page.$$eval('.toolbar .mode', (b) => b.map((x) => x.textContent));
   check(bar.includes('Lowered MLIR') && bar.includes('Generated PTX'), 'codegen labels both languages: ' + bar);
   const copies = await page.$$eval('button.copy', (b) => b.map((x) => x.textContent));
   check(copies.some((c) => c.includes('Copy PTX')) && copies.some((c) => c.includes('Copy MLIR')), 'codegen copy buttons name the languages');
-  check(await page.$$eval('.vbox .r.d .sx-k', (e) => e.length) > 0, 'generated PTX is syntax coloured');
+  check(await page.$$eval('.vbox .r.s .sx-k', (e) => e.length) > 0, 'generated PTX is shown as code, syntax coloured');
 
   // sidebar chrome
   await page.click('#sb-collapse');

@@ -24,7 +24,7 @@
 namespace {
 
 struct Opts {
-  int passes = 20, lines = 200, kill_after = -1, fail_at = -1, pause_after = -1, pause_ms = 0;
+  int passes = 20, lines = 200, kill_after = -1, fail_at = -1, pause_after = -1, pause_ms = 0, codegens = 1;
   bool hostile = false;
   std::string out, script = "synth", from_dump;
 };
@@ -129,11 +129,12 @@ int usage(int rc) {
   std::fprintf(rc ? stderr : stdout,
                "usage: lowertrace synth-trace --out DIR [--passes N] [--lines L] [--script NAME]\n"
                "                              [--fail-at K] [--hostile] [--kill-after K]\n"
-               "                              [--from-dump MLIR_DUMP] [--pause-after K --pause-ms M]\n"
+               "                              [--from-dump MLIR_DUMP] [--pause-after K --pause-ms M] [--codegens N]\n"
                "Traces a synthetic N-pass compilation of an L-line IR in html mode into DIR.\n"
                "--kill-after K sends SIGKILL to itself after K passes (crash-safety tests).\n"
                "--pause-after K sleeps M ms after K passes (a long pass, for the live report).\n"
-               "--from-dump replays the module-level blocks of a real print-ir-before-all dump.\n");
+               "--from-dump replays the module-level blocks of a real print-ir-before-all dump.\n"
+               "--codegens N generates the kernel N times (as an autotuner does), each a little different.\n");
   return rc;
 }
 
@@ -155,6 +156,7 @@ int run(int argc, char **argv) {
     else if (a == "--pause-after") o.pause_after = std::atoi(v);
     else if (a == "--pause-ms") o.pause_ms = std::atoi(v);
     else if (a == "--fail-at") o.fail_at = std::atoi(v);
+    else if (a == "--codegens") o.codegens = std::atoi(v);
     else if (a == "--out") o.out = v;
     else if (a == "--script") o.script = v;
     else if (a == "--from-dump") o.from_dump = v;
@@ -238,10 +240,13 @@ int run(int argc, char **argv) {
   }
   {
     auto cg = s.phase("codegen");
-    std::string ptx = ptx_of(std::max(8, o.lines / 4));
-    if (o.hostile) ptx += "// " + hostile(2) + "\n";
-    s.codegen(cur->text, "mlir", ptx, "ptx", "kernel");
-    after_pass();
+    for (int k = 0; k < std::max(1, o.codegens); ++k) {
+      std::string ptx = ptx_of(std::max(8, o.lines / 4));
+      if (o.hostile) ptx += "// " + hostile(2) + "\n";
+      if (k > 0) ptx += "\tmov.u32 \t%r9, " + std::to_string(k) + ";\t// variant " + std::to_string(k) + "\n";
+      s.codegen(cur->text, "mlir", ptx, "ptx", "kernel");
+      after_pass();
+    }
   }
   s.finish();
   std::printf("%s\n", s.run().run_dir.c_str());

@@ -68,6 +68,7 @@ ImportResult import_into_sessions(const ImportJob &job, const Config &cfg) {
     so.tool = job.tool;
     so.live_report = false;  // the dump survives a crash; write the report once
     so.batch_console = true;
+    so.timed = false;  // a dump has no pass times
     return make_session_target(std::make_unique<Session>(so, cfg));
   };
   Importer imp(job.options, factory);

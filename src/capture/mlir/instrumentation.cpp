@@ -85,11 +85,21 @@ TraceInstrumentation::TraceInstrumentation(std::shared_ptr<Session> session,
       std::string s;
       llvm::raw_string_ostream os(s);
       // file:line:col like the tool's own diagnostics, not loc("file":l:c).
-      if (auto fl = llvm::dyn_cast<::mlir::FileLineColLoc>(d.getLocation()))
-        os << fl.getFilename().getValue() << ":" << fl.getLine() << ":" << fl.getColumn();
-      else
-        os << d.getLocation();
+      auto where = [&os](::mlir::Location loc) {
+        if (auto fl = llvm::dyn_cast<::mlir::FileLineColLoc>(loc))
+          os << fl.getFilename().getValue() << ":" << fl.getLine() << ":" << fl.getColumn();
+        else
+          os << loc;
+      };
+      where(d.getLocation());
       os << ": error: " << d.str();
+      // The whole diagnostic, as mlir-opt prints it: its notes too (the
+      // verifier's `note: see current operation:` and the op itself).
+      for (::mlir::Diagnostic &n : d.getNotes()) {
+        os << "\n";
+        where(n.getLocation());
+        os << ": note: " << n.str();
+      }
       std::lock_guard<std::mutex> lock(diag_mu_);
       errors_.push_back(std::move(s));
     }

@@ -1,0 +1,86 @@
+// What the viewer is given (issue 11): imports carry no pass times (trace.json
+// says null, the report no "ms"), and each changed record carries its noise
+// pairs ("z": renumbering under one renaming of the whole snapshot, or
+// whitespace), so the sidebar can show real changes and noise apart.
+#include "lowertrace/session.h"
+#include "report/html_data.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace lowertrace;
+
+namespace {
+
+Snapshot text(std::string t) {
+  auto d = std::make_shared<SnapshotData>();
+  d->text = std::move(t);
+  d->hash_hi = std::hash<std::string>{}(d->text);
+  d->hash_lo = d->text.size();
+  return d;
+}
+
+LowerRecord changed(const std::string &a, const std::string &b) {
+  LowerRecord r;
+  r.before = text(a);
+  r.after = text(b);
+  r.changed = true;
+  return r;
+}
+
+TEST(ViewerData, UntimedSessionRecordsNoWallTime) {
+  lt_test::TempDir dir;
+  Config cfg;
+  cfg.mode = Mode::Terminal;
+  cfg.trace_dir = dir.path();
+  SessionOptions so;
+  so.script = "untimed";
+  so.timed = false;
+  Session s(so, cfg);
+  int a = s.begin_pass("canonicalize", s.intern(std::string("x\n")));
+  s.end_pass(a, s.intern(std::string("y\n")));
+  int b = s.begin_pass("cse", s.intern(std::string("y\n")));
+  s.fail_pass(b, "boom");
+  s.finish();
+  auto recs = s.records();
+  ASSERT_EQ(recs.size(), 2u);
+  for (const auto &r : recs) EXPECT_LT(r.wall_ms, 0) << r.name;
+  auto j = nlohmann::json::parse(lt_test::slurp(s.run().run_dir + "/trace.json"));
+  for (const auto &r : j["records"]) EXPECT_TRUE(r["wall_ms"].is_null()) << r["name"];
+
+  report::ReportData data;
+  EXPECT_FALSE(data.record_json(recs[0]).contains("ms"));
+}
+
+TEST(ViewerData, TimedSessionKeepsWallTime) {
+  lt_test::TempDir dir;
+  Config cfg;
+  cfg.mode = Mode::Terminal;
+  cfg.trace_dir = dir.path();
+  Session s(SessionOptions{"timed"}, cfg);
+  int a = s.begin_pass("canonicalize", s.intern(std::string("x\n")));
+  s.end_pass(a, s.intern(std::string("y\n")));
+  s.finish();
+  EXPECT_GE(s.records()[0].wall_ms, 0);
+}
+
+TEST(ViewerData, RecordCarriesItsNoisePairs) {
+  report::ReportData data;
+  // One op deleted at the top: the three later lines only shift names.
+  auto shift = changed("  %0 = f\n  %1 = g %0\n  %2 = h %1\n  return %2\n",
+                       "  %0 = g %arg0\n  %1 = h %0\n  return %1\n");
+  auto j = data.record_json(shift);
+  // `%1 = g %0` -> `%0 = g %arg0` reads another value now: real. The rest: noise.
+  ASSERT_TRUE(j.contains("z"));
+  EXPECT_EQ(j["z"], 2);
+  EXPECT_EQ(j["a"], shift.add_lines);  // all +/- stay; the viewer subtracts z
+  // Swapped uses: no noise at all.
+  auto swap = changed("  %0 = f\n  %1 = g\n  %2 = h %0\n  %3 = k %1\n",
+                      "  %0 = f\n  %1 = g\n  %2 = h %1\n  %3 = k %0\n");
+  EXPECT_FALSE(data.record_json(swap).contains("z"));
+  // Whitespace only is noise too.
+  EXPECT_EQ(data.record_json(changed("a  b\nc\n", "a b\nc\n"))["z"], 1);
+}
+
+}  // namespace
