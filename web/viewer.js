@@ -131,6 +131,7 @@
     if (r.s === 'failed') return 'failed';
     if (r.s === 'skipped') return 'skipped';
     if (r.s === 'codegen') return 'codegen';
+    if (r.nb) return 'nobefore';  // an imported one-sided dump: unknown is not a change
     return r.c ? 'changed' : 'noop';
   }
   function rebuildOrder() {
@@ -265,12 +266,13 @@
   function buildSummaryNow() {
     var sum = $('summary'); sum.textContent = '';
     var recs = S.order.filter(function (r) { return r.p === S.phase; });
-    var n = { changed: 0, noop: 0, codegen: 0, failed: 0, skipped: 0 };
+    var n = { changed: 0, noop: 0, codegen: 0, failed: 0, skipped: 0, nobefore: 0 };
     recs.forEach(function (r) { n[kind(r)]++; });
     var items = [['all', plural(recs.length, 'pass', 'passes')], ['changed', n.changed + ' changed'], ['noop', n.noop + ' no-op']];
     if (n.codegen) items.push(['codegen', n.codegen + ' codegen']);
     if (n.failed) items.push(['failed', '✘ ' + n.failed + ' failed']);
     if (n.skipped) items.push(['skipped', '— ' + n.skipped + ' skipped']);
+    if (n.nobefore) items.push(['nobefore', n.nobefore + ' without before-text']);
     items.forEach(function (it) {
       var b = button(it[1], function () { setFilter(S.filter === it[0] ? 'all' : it[0]); });
       b.className = 'badge b-' + it[0] + (S.filter === 'all' ? '' : S.filter === it[0] ? ' on' : ' dim');
@@ -697,7 +699,7 @@
     var head = document.createElement('div'); head.className = 'sec-head'; head.title = 'Click to fold this pass';
     var h2 = document.createElement('h2'); h2.textContent = pad(r.i) + '. ' + r.n;
     var pill = document.createElement('span'); pill.className = 'pill ' + k;
-    pill.textContent = { changed: 'CHANGED', noop: 'NO-OP', failed: '✘ FAILED', codegen: 'CODEGEN', skipped: '— SKIPPED' }[k];
+    pill.textContent = { changed: 'CHANGED', noop: 'NO-OP', failed: '✘ FAILED', codegen: 'CODEGEN', skipped: '— SKIPPED', nobefore: 'NO BEFORE-TEXT' }[k];
     head.appendChild(h2); head.appendChild(pill);
     pane.appendChild(head);
     var metaBits = [prettyPhase(r.p)];
@@ -729,6 +731,13 @@
         note(body, 'IR before this pass (execution failed):', 'sec-meta');
         irOnDemand(body, r.b, r.il, '▶ Show before IR', '▼ Hide before IR', 'Before', done, fail, tok);
       } else done();
+      if (r.f >= 0) {  // an imported MLIR failure dump shows the IR the pass left
+        note(body, 'IR after the failure (from the dump):', 'sec-meta');
+        irOnDemand(body, r.f, r.l || r.il, '▶ Show IR after the failure', '▼ Hide IR after the failure', 'After', function () {}, fail, tok);
+      }
+    } else if (k === 'nobefore') {
+      note(body, 'The dump shows no IR before this pass (the first dump of this unit), so whether it changed anything is unknown. The IR after it:');
+      irOnDemand(body, r.f, r.l || r.il, '▶ Show IR after', '▼ Collapse IR', 'IR', done, fail, tok);
     } else {
       note(body, 'This pass did not run' + (r.e ? ': ' + r.e : '.'));
       done();

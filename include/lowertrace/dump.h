@@ -49,9 +49,15 @@ public:
   virtual Snapshot intern(std::string_view text) = 0;
   // Replaces the current phase label ("" = back to the session's default).
   virtual void set_phase(std::string_view label) = 0;
+  // `before` is null when the dump does not show the before-text.
   virtual int begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang) = 0;
   virtual void end_pass(int index, Snapshot after) = 0;
   virtual void fail_pass(int index, std::string_view message) = 0;
+  // A failure whose IR after the failure is known (MLIR "After ... Failed").
+  virtual void fail_pass_with_ir(int index, std::string_view message, Snapshot after) {
+    (void)after;
+    fail_pass(index, message);
+  }
   virtual int skipped_pass(std::string_view name, Snapshot at, std::string_view reason) = 0;
   virtual void annotate(int index, std::string_view anchor, std::string_view detail) = 0;
   // The final codegen record (Triton: the PTX). Returns the source to compile

@@ -24,6 +24,11 @@ struct SnapshotData {
   std::string text;
   std::uint64_t hash_hi = 0, hash_lo = 0;
   std::uint32_t id = 0;
+  // A session that releases texts (an import: the raw files hold them) keeps
+  // finished records with a stand-in: same id and hash, no text.
+  bool released = false;
+  std::uint64_t released_size = 0;
+  std::uint64_t size() const { return released ? released_size : text.size(); }
 };
 using Snapshot = std::shared_ptr<const SnapshotData>;
 
@@ -42,6 +47,10 @@ struct LowerRecord {
   int del_lines = 0;
   std::string status{STATUS_COMPLETED};
   std::string error_msg;
+  // False when the IR before the pass is unknown (an imported one-sided dump:
+  // the first after-only dump of a unit). Such a record has no before-text
+  // and is never "changed": unknown is not changed.
+  bool before_known = true;
 
   // Extensions over the original.
   int depth = 0;          // number of enclosing traced passes

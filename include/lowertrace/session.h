@@ -44,6 +44,11 @@ struct SessionOptions {
   // Measure each pass's wall time. An importer replays a dump, which holds no
   // pass times (its own parsing time is no pass's): records get wall_ms -1.
   bool timed = true;
+  // Drop a record's IR texts once its sinks have it (they keep the id, hash
+  // and size): memory then holds the open passes' texts, not every text of the
+  // run. For an importer, whose input can be gigabytes of IR; records() then
+  // returns records without texts.
+  bool release_texts = false;
 };
 
 class Session {
@@ -65,13 +70,17 @@ public:
 
   // --- pass events -------------------------------------------------------
   // Starts a pass nested under the innermost open pass; returns its index.
+  // A null `before` means the IR before the pass is unknown (an importer's
+  // one-sided dump): the record says so and never counts as changed.
   int begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang = "mlir");
   // Finishes the innermost open pass (must be `index`).
   void end_pass(int index, Snapshot after, double wall_ms = -1);
   // Marks `index`, anything still open inside it and (with `ancestors`) every
   // unfinished ancestor failed with `message`. Without `ancestors` the parent
   // stays open, for front ends that report the parent's outcome themselves.
-  void fail_pass(int index, std::string_view message, double wall_ms = -1, bool ancestors = true);
+  // `after_failure`: the IR the failing pass left, when known (kept on `index` only).
+  void fail_pass(int index, std::string_view message, double wall_ms = -1, bool ancestors = true,
+                 Snapshot after_failure = nullptr);
   // A pass that did not run (e.g. filtered or skipped by the pass manager).
   int skipped_pass(std::string_view name, Snapshot at, std::string_view reason = {});
   // Extra facts for a record still open or just finished.
@@ -156,6 +165,8 @@ private:
   SessionOptions opts_;  // kept for reset(): which default sinks to recreate
   std::size_t default_sinks_ = 0;  // sinks_[0, default_sinks_) are the defaults
   bool delivering_ = false;  // a sink is running (a crash there cannot finish)
+  bool release_texts_ = false;
+  Snapshot last_released_;  // the newest stand-in (release_texts)
 };
 
 // One-shot helper: the counterpart of the original's lower_trace(func, passes).

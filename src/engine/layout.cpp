@@ -105,12 +105,19 @@ public:
                  const std::vector<const LowerRecord *> &) override {
     std::string dir = run.run_dir + "/" + util::sanitize_component(rec.phase);
     Job before{run.script_dir, dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)};
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    // Bounded queue: a producer faster than the disk (an import) waits here
+    // instead of holding every text that is still to be written.
+    space_cv_.wait(lock, [this] { return queued_bytes_ < kMaxQueuedBytes || broken_; });
     if (broken_) return;
-    q_.push_back(std::move(before));
-    // A failed pass has no after-text; its record says so.
-    if (rec.status != STATUS_FAILED)
-      q_.push_back(Job{run.script_dir, dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
+    auto push = [this](Job &&j) {
+      if (j.snap) queued_bytes_ += j.snap->text.size();
+      q_.push_back(std::move(j));
+    };
+    push(std::move(before));
+    // A failed pass has no after-text unless the IR after the failure is known.
+    if (rec.status != STATUS_FAILED || rec.after)
+      push(Job{run.script_dir, dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
     if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     // Wake the worker only when it waits: a busy one takes the whole queue
     // on its next round, and a wake-up per record was a futex call per record.
@@ -128,8 +135,7 @@ public:
     if (broken_) return;
     if (std::string err = util::make_dirs_below(trace_root(run.script_dir), run.run_dir); !err.empty())
       return fail(err);
-    std::string json = trace_json::serialize(run, all, error);
-    if (std::string err = util::atomic_write(run.run_dir + "/trace.json", json); !err.empty())
+    if (std::string err = trace_json::write(run.run_dir + "/trace.json", run, all, error); !err.empty())
       fail(err);
   }
 
@@ -153,15 +159,21 @@ private:
       busy_ = true;
       lock.unlock();
       std::string err;
+      std::uint64_t done = 0;
       for (const Job &job : batch) {
-        err = write(job);
-        if (!err.empty()) break;
+        if (job.snap) done += job.snap->text.size();
+        if (err.empty()) err = write(job);
       }
       batch.clear();
       lock.lock();
       busy_ = false;
+      queued_bytes_ -= done;
+      space_cv_.notify_all();
       if (!err.empty() && !broken_) fail(err);
-      if (broken_) q_.clear();
+      if (broken_) {
+        q_.clear();
+        queued_bytes_ = 0;
+      }
       if (q_.empty()) idle_cv_.notify_all();
     }
   }
@@ -182,8 +194,12 @@ private:
           ::link(it->second.c_str(), job.path.c_str()) == 0)
         return "";
     }
+    if (job.snap->released) return "";  // no text to write (never happens: sinks get texts first)
     if (std::string err = util::create_file(job.path, job.snap->text); !err.empty()) return err;
-    first_path_.emplace(job.snap->id, job.path);
+    // The newest copy is the one to link to: when a file system's link limit
+    // (ext4: 65,000) stops links to the first, later ones link to this one
+    // instead of each becoming another full copy.
+    first_path_.insert_or_assign(job.snap->id, job.path);
     return "";
   }
   void fail(const std::string &err) {
@@ -193,7 +209,9 @@ private:
   }
 
   std::mutex mu_;
-  std::condition_variable cv_, idle_cv_;
+  std::condition_variable cv_, idle_cv_, space_cv_;
+  static constexpr std::uint64_t kMaxQueuedBytes = 64u << 20;
+  std::uint64_t queued_bytes_ = 0;
   std::deque<Job> q_;
   std::thread worker_;
   bool stop_ = false, busy_ = false, broken_ = false, waiting_ = false;

@@ -43,6 +43,7 @@ Session::Session(SessionOptions opts) : Session(std::move(opts), current_config(
 Session::Session(SessionOptions opts, Config cfg)
     : cfg_(std::move(cfg)), store_(std::make_unique<SnapshotStore>()) {
   registry::add(this);
+  release_texts_ = opts.release_texts;
   if (!cfg_.enabled()) return;
   opts_.install_default_sinks = opts.install_default_sinks;
   opts_.live_report = opts.live_report;
@@ -89,8 +90,23 @@ void Session::add_sink(std::shared_ptr<Sink> sink) {
   sinks_.push_back(std::move(sink));
 }
 
+// A stand-in for `s` without its text (see SessionOptions::release_texts).
+// Pass k's after-text is pass k+1's before-text: the last stand-in is reused.
+static Snapshot released(const Snapshot &s, Snapshot &last) {
+  if (!s || s->released) return s;
+  if (last && last->id == s->id) return last;
+  auto r = std::make_shared<SnapshotData>();
+  r->hash_hi = s->hash_hi;
+  r->hash_lo = s->hash_lo;
+  r->id = s->id;
+  r->released = true;
+  r->released_size = s->text.size();
+  last = r;
+  return r;
+}
+
 void Session::deliver(int index) {
-  const LowerRecord &rec = *recs_[index];
+  LowerRecord &rec = *recs_[index];
   const auto &all = all_;  // recs_ is indexed by index: index order, parents first
   delivering_ = true;
   struct Done {
@@ -106,6 +122,11 @@ void Session::deliver(int index) {
       util::warn("trace sink failed");
     }
   }
+  // Delivered records are closed: sinks that write texts took them already.
+  if (release_texts_) {
+    rec.before = released(rec.before, last_released_);
+    rec.after = released(rec.after, last_released_);
+  }
 }
 
 int Session::begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang) {
@@ -115,6 +136,7 @@ int Session::begin_pass(std::string_view name, Snapshot before, std::string_view
   auto rec = std::make_unique<LowerRecord>();
   rec->index = next_index_++;
   rec->name = std::string(name);
+  rec->before_known = before != nullptr;
   rec->before = std::move(before);
   rec->ir_lang = std::string(ir_lang);
   rec->depth = static_cast<int>(stack_.size());
@@ -131,7 +153,8 @@ int Session::begin_pass(std::string_view name, Snapshot before, std::string_view
 }
 
 static void fill_stats(LowerRecord &r) {
-  r.changed = r.before != r.after;  // interned: same text <=> same snapshot
+  // Interned: same text <=> same snapshot id. Unknown before-text: not a change.
+  r.changed = r.before_known && r.before != r.after && !(r.before && r.after && r.before->id == r.after->id);
   if (r.changed) {
     diff::Stats st = diff::stats(r.before_text(), r.after_text());
     r.add_lines = st.add_lines;
@@ -177,7 +200,8 @@ void Session::end_pass(int index, Snapshot after, double wall_ms) {
   deliver(index);
 }
 
-void Session::fail_pass(int index, std::string_view message, double wall_ms, bool ancestors) {
+void Session::fail_pass(int index, std::string_view message, double wall_ms, bool ancestors,
+                        Snapshot after_failure) {
   if (index < 0 || !enabled()) return;
   std::lock_guard<std::recursive_mutex> lock(mu_);
   auto pos = std::find(stack_.begin(), stack_.end(), index);
@@ -198,7 +222,7 @@ void Session::fail_pass(int index, std::string_view message, double wall_ms, boo
     LowerRecord &r = *recs_[i];
     r.status = std::string(STATUS_FAILED);
     r.error_msg = msg;
-    r.after = nullptr;
+    r.after = i == index ? after_failure : nullptr;
     r.changed = false;
     double measured = elapsed_ms(i);
     r.wall_ms = (i == index && wall_ms >= 0) ? wall_ms : measured;

@@ -9,18 +9,21 @@ Snapshot SnapshotStore::intern(std::string &&text) {
   XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
   Key key{h.high64, h.low64};
   std::lock_guard<std::mutex> lock(mu_);
-  auto &bucket = by_hash_[key];
-  // A 128-bit collision is astronomically unlikely, but comparing is cheap
-  // next to printing the IR, and makes the store exact.
-  for (const Snapshot &s : bucket)
-    if (s->text == text) return s;
+  auto [it, fresh] = by_hash_.try_emplace(key, Entry{next_id_, {}});
+  // XXH3-128: equal hashes are taken as equal texts (a collision is far less
+  // likely than a memory error), so a text no longer held needs no copy here.
+  if (!fresh)
+    if (Snapshot s = it->second.live.lock()) return s;
   auto data = std::make_shared<SnapshotData>();
   data->hash_hi = h.high64;
   data->hash_lo = h.low64;
-  data->id = next_id_++;
-  bytes_ += text.size();
+  data->id = it->second.id;
+  if (fresh) {
+    ++next_id_;
+    bytes_ += text.size();
+  }
   data->text = std::move(text);
-  bucket.push_back(data);
+  it->second.live = data;
   return data;
 }
 

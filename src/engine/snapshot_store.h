@@ -1,8 +1,14 @@
 // engine/snapshot_store.h - each distinct IR text stored once (content hash).
+//
+// The store only numbers texts: it holds them weakly, so a text lives as long
+// as some record (or front end) holds its Snapshot. Interning a text again
+// after that gives a new Snapshot with the same id, so raw files and reports
+// still see one text.
 #pragma once
 
 #include "lowertrace/record.h"
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -27,7 +33,11 @@ private:
     std::size_t operator()(const Key &k) const { return static_cast<std::size_t>(k.lo ^ k.hi); }
   };
   mutable std::mutex mu_;
-  std::unordered_map<Key, std::vector<Snapshot>, KeyHash> by_hash_;
+  struct Entry {
+    std::uint32_t id;
+    std::weak_ptr<const SnapshotData> live;
+  };
+  std::unordered_map<Key, Entry, KeyHash> by_hash_;
   std::uint32_t next_id_ = 0;
   std::size_t bytes_ = 0;
 };

@@ -58,7 +58,15 @@ public:
   void on_record(const RunInfo &run, const LowerRecord &rec,
                  const std::vector<const LowerRecord *> &all) override {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!wants_html(run.mode) || broken_ || !live_) return;
+    if (!wants_html(run.mode) || broken_) return;
+    if (!live_) {
+      // Store the record's texts now, while it has them (a session may
+      // release them after this call); the final page finds them by hash.
+      data_.record_json(rec);
+      data_.refs.add(rec.before);
+      data_.refs.add(rec.after);
+      return;
+    }
     std::vector<int> fresh;
     std::vector<nlohmann::json> recs{data_.record_json(rec, &fresh)};
     std::string dir = run.run_dir + "/report_data";

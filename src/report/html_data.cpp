@@ -120,25 +120,23 @@ std::string line_delta(std::string_view base, std::string_view text) {
 int ReportData::find(const Snapshot &s) const {
   auto it = by_hash_.find(hash_of(*s));
   if (it == by_hash_.end()) return -1;
-  for (int k : it->second)
-    if (stored_[k].snap == s || stored_[k].snap->text == s->text) return k;
-  return -1;
+  return it->second.empty() ? -1 : it->second.front();
 }
 
 int ReportData::ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh,
                     int inserted_lines) {
   if (!s) return -1;
   if (int k = find(s); k >= 0) return k;
+  if (s->released) return -1;  // its text went before it was stored: nothing to show
   Stored st;
   st.key = static_cast<int>(stored_.size());
-  st.snap = s;
-  int bk = base ? find(base) : -1;
+  int bk = base && !base->released ? find(base) : -1;
   // When most lines were inserted the delta would be rejected below anyway;
   // the caller's +/- counts let us skip computing it.
   if (bk >= 0 && inserted_lines >= 0 && 2 * static_cast<size_t>(inserted_lines) > count_lines(s->text))
     bk = -1;
   if (bk >= 0 && stored_[bk].chain + 1 < kMaxChain && !s->text.empty()) {
-    std::string delta = line_delta(stored_[bk].snap->text, s->text);
+    std::string delta = line_delta(base->text, s->text);
     // A delta that carries most of the text is no cheaper than the text itself.
     if (delta.size() < s->text.size() / 2) {
       st.base = bk;
@@ -172,6 +170,7 @@ nlohmann::json ReportData::record_json(const LowerRecord &r, std::vector<int> *f
     if (it->second > 0) j["z"] = it->second;
   }
   if (!r.error_msg.empty()) j["e"] = r.error_msg;
+  if (!r.before_known) j["nb"] = 1;  // no before-text: neither changed nor a no-op
   if (r.wall_ms >= 0) j["ms"] = std::round(r.wall_ms * 1000) / 1000;
   if (!r.anchor.empty()) j["an"] = r.anchor;
   if (!r.ir_lang.empty()) j["il"] = r.ir_lang;

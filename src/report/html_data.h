@@ -10,6 +10,8 @@
 // applied to the base split on '\n'; base lines after the last group are kept.
 #pragma once
 
+#include "report/source_lines.h"
+
 #include "lowertrace/record.h"
 
 #include <nlohmann/json.hpp>
@@ -23,6 +25,9 @@ namespace lowertrace::report {
 
 class ReportData {
 public:
+  // Source locations seen in the texts stored so far (see source_lines.h).
+  SourceRefs refs;
+
   static constexpr int kMaxChain = 24;
 
   struct Stored {
@@ -30,12 +35,16 @@ public:
     int base = -1;        // key of the delta base, -1 for a full text
     int chain = 0;        // deltas to replay from the nearest full text
     std::string payload;  // base64(gzip(text or delta JSON))
-    Snapshot snap;        // kept so later snapshots can delta against it
+    // No text is kept: a delta is made against the base the caller passes
+    // (a record's before-text, alive when its after-text is stored), so the
+    // report holds payloads only, never the run's IR texts.
   };
 
   // Stores `s` (once) and returns its key, or -1 for no snapshot. `base`, when
   // already stored, is the preferred delta base. Newly stored keys are appended
   // to `fresh` so a chunk can carry exactly what it introduced.
+  // Snapshots are told apart by content hash (XXH3-128), so a stand-in
+  // without its text (SnapshotData::released) finds its stored key.
   // `inserted_lines`, when known (>= 0), is how many lines of `s` are new
   // against `base`; when that is most of `s`, it is stored whole.
   int ref(const Snapshot &s, const Snapshot &base, std::vector<int> *fresh = nullptr,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace lowertrace::web {
@@ -141,25 +142,40 @@ std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &
 
 std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
                        ReportData &data, const std::string &error, const nlohmann::json &extra) {
-  nlohmann::json jrecs = nlohmann::json::array();
-  for (const auto *r : recs) jrecs.push_back(data.record_json(*r));
-  nlohmann::json snaps = nlohmann::json::array();
-  for (size_t k = 0; k < data.size(); ++k)
-    snaps.push_back(nlohmann::json::array({data.stored(static_cast<int>(k)).key,
-                                           data.stored(static_cast<int>(k)).base}));
+  // The record and snapshot lists are written as text, one element at a
+  // time, into the slots of the rest of the metadata: a JSON tree of a
+  // million records was most of an import's memory.
   nlohmann::json meta = {{"run", run_json(run)}, {"live", false},
-                         {"recs", std::move(jrecs)}, {"snaps", std::move(snaps)}};
+                         {"recs", nlohmann::json::array()}, {"snaps", nlohmann::json::array()}};
   if (!error.empty()) meta["error"] = error;
   if (extra.is_object())
     for (const auto &[k, v] : extra.items()) meta[k] = v;
   // Relative source paths are tried against the traced input's folder too.
-  std::vector<std::string_view> texts;
-  for (size_t k = 0; k < data.size(); ++k) texts.push_back(text_of(data.stored(static_cast<int>(k)).snap));
+  // Texts a session released were scanned when they were delivered.
+  for (const auto *r : recs) {
+    data.refs.add(r->before);
+    data.refs.add(r->after);
+  }
   std::string base = run.input.empty() ? std::string()
                                        : std::filesystem::path(run.input).parent_path().string();
-  if (auto src = source_lines(texts, base); !src.empty()) meta["src"] = std::move(src);
-  std::string head = "<script type=\"application/json\" id=\"lt-meta\">" +
-                     codec::script_safe_json(meta) + "</script>\n";
+  if (auto src = data.refs.lines(base); !src.empty()) meta["src"] = std::move(src);
+  const std::string json = codec::script_safe_json(meta);
+  // Keys are sorted ("recs" before "snaps") and ours; quotes inside values are escaped.
+  const std::size_t recs_at = json.find("\"recs\":[]") + 8, snaps_at = json.find("\"snaps\":[]") + 9;
+  std::string head = "<script type=\"application/json\" id=\"lt-meta\">";
+  head.append(json, 0, recs_at);
+  for (const auto *r : recs) {
+    if (r != recs.front()) head += ',';
+    head += codec::script_safe_json(data.record_json(*r));
+  }
+  head.append(json, recs_at, snaps_at - recs_at);
+  for (size_t k = 0; k < data.size(); ++k) {
+    const auto &st = data.stored(static_cast<int>(k));
+    if (k) head += ',';
+    head += '[' + std::to_string(st.key) + ',' + std::to_string(st.base) + ']';
+  }
+  head.append(json, snaps_at, std::string::npos);
+  head += "</script>\n";
   std::string body;
   // Base64 has no '<', so a payload can never close its element.
   for (size_t k = 0; k < data.size(); ++k) {

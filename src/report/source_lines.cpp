@@ -17,17 +17,18 @@ struct Ref {
   std::string file;  // as written in the IR (the viewer's lookup key)
   std::string dir;   // LLVM DIFile directory, may be empty
 };
-using Wanted = std::map<std::pair<std::string, std::string>, std::set<int>>;  // (file, dir) -> lines
 
 // Every "loc(\"file\":L" in the text; aliases hold the same form.
 // `seen` skips pieces met before: each snapshot repeats its predecessor's aliases.
-void mlir_locs(std::string_view t, Wanted &out, std::unordered_set<std::string_view> &seen) {
-  static const std::regex re(R"re(loc\("((?:[^"\\\n]|\\.)*)":(\d+))re");
+void mlir_locs(std::string_view t, Wanted &out, std::unordered_set<std::string> &seen) {
+  // Regexes here are never destroyed: the LLVM plugin writes its report from
+  // a static destructor at exit, after later-constructed statics are gone.
+  static const std::regex &re = *new std::regex(R"re(loc\("((?:[^"\\\n]|\\.)*)":(\d+))re");
   for (size_t at = t.find("loc(\""); at != std::string_view::npos; at = t.find("loc(\"", at + 5)) {
     std::match_results<std::string_view::const_iterator> m;
     size_t end = t.find_first_of(")\n", at + 5);
     std::string_view piece = t.substr(at, (end == std::string_view::npos ? t.size() : end) - at);
-    if (!seen.insert(piece).second) continue;
+    if (!seen.insert(std::string(piece)).second) continue;
     if (std::regex_search(piece.begin(), piece.end(), m, re, std::regex_constants::match_continuous))
       out[{m[1].str(), ""}].insert(std::stoi(m[2].str()));
   }
@@ -48,9 +49,12 @@ std::string field(std::string_view line, const std::regex &re) {
 // LLVM metadata: DILocation lines resolved through scope: to file:.
 void llvm_locs(std::string_view t, Wanted &out) {
   if (t.find("!DILocation(") == std::string_view::npos) return;
-  static const std::regex def(R"(^(![0-9]+)\s*=)"), line_re(R"(\bline:\s*([0-9]+))"),
-      scope_re(R"(\bscope:\s*(![0-9]+))"), file_re(R"(\bfile:\s*(![0-9]+))"),
-      name_re(R"re(filename:\s*"((?:[^"\\]|\\.)*)")re"), dir_re(R"re(directory:\s*"((?:[^"\\]|\\.)*)")re");
+  static const std::regex &def = *new std::regex(R"(^(![0-9]+)\s*=)"),
+                          &line_re = *new std::regex(R"(\bline:\s*([0-9]+))"),
+                          &scope_re = *new std::regex(R"(\bscope:\s*(![0-9]+))"),
+                          &file_re = *new std::regex(R"(\bfile:\s*(![0-9]+))"),
+                          &name_re = *new std::regex(R"re(filename:\s*"((?:[^"\\]|\\.)*)")re"),
+                          &dir_re = *new std::regex(R"re(directory:\s*"((?:[^"\\]|\\.)*)")re");
   std::unordered_map<std::string, std::string_view> md;
   for (size_t at = t.find("\n!"); at != std::string_view::npos; at = t.find("\n!", at + 1)) {
     std::string_view l = line_at(t, at + 1);
@@ -82,8 +86,8 @@ void llvm_locs(std::string_view t, Wanted &out) {
 // PTX: ".file N \"name\"" and ".loc N L C".
 void ptx_locs(std::string_view t, Wanted &out) {
   if (t.find(".loc") == std::string_view::npos) return;
-  static const std::regex file_re(R"re(^\s*\.file\s+([0-9]+)\s+"((?:[^"\\]|\\.)*)")re"),
-      loc_re(R"(^\s*\.loc\s+([0-9]+)\s+([0-9]+))");
+  static const std::regex &file_re = *new std::regex(R"re(^\s*\.file\s+([0-9]+)\s+"((?:[^"\\]|\\.)*)")re"),
+                          &loc_re = *new std::regex(R"(^\s*\.loc\s+([0-9]+)\s+([0-9]+))");
   std::map<std::string, std::string> files;
   std::vector<std::pair<std::string, int>> locs;
   size_t b = 0;
@@ -123,14 +127,28 @@ bool read_small(const std::filesystem::path &p, std::string &out) {
 
 }  // namespace
 
+void SourceRefs::add(const Snapshot &snap) {
+  if (!snap || snap->released || !scanned_.insert(snap->id).second) return;
+  std::string_view t = snap->text;
+  mlir_locs(t, want_, seen_);
+  llvm_locs(t, want_);
+  ptx_locs(t, want_);
+}
+
 nlohmann::json source_lines(const std::vector<std::string_view> &texts, const std::string &base_dir) {
-  Wanted want;
-  std::unordered_set<std::string_view> seen;
-  for (auto t : texts) {
-    mlir_locs(t, want, seen);
-    llvm_locs(t, want);
-    ptx_locs(t, want);
-  }
+  SourceRefs refs;
+  for (auto t : texts) refs.add_text(t);
+  return refs.lines(base_dir);
+}
+
+void SourceRefs::add_text(std::string_view t) {
+  mlir_locs(t, want_, seen_);
+  llvm_locs(t, want_);
+  ptx_locs(t, want_);
+}
+
+nlohmann::json SourceRefs::lines(const std::string &base_dir) const {
+  const Wanted &want = want_;
   nlohmann::json out = nlohmann::json::object();
   size_t budget = kMaxSourceLines;
   for (const auto &[key, lines] : want) {

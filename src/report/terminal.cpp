@@ -87,6 +87,8 @@ std::string pass_line(const LowerRecord &r, bool color) {
     return s;
   }
   if (r.changed) return head + paint(color, kGreen, "CHANGED") + counts;
+  // An imported one-sided dump: unknown is neither a change nor a no-op.
+  if (!r.before_known) return head + paint(color, kDim, "NO BEFORE-TEXT (the dump shows only the IR after)");
   return head + paint(color, kDim, "NO-OP");
 }
 
@@ -125,13 +127,14 @@ public:
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
                  const std::string &error) override {
     flush();
-    int changed = 0, failed = 0, noop = 0;
+    int changed = 0, failed = 0, noop = 0, unknown = 0;
     for (const LowerRecord *r : all) {
       if (r->status == STATUS_FAILED) ++failed;
-      else if (r->status == STATUS_COMPLETED) (r->changed ? changed : noop)++;
+      else if (r->status == STATUS_COMPLETED) (r->changed ? changed : r->before_known ? noop : unknown)++;
     }
-    util::info(fmt::format("{} records: {} changed, {} no-op, {} failed{}", all.size(), changed,
-                           noop, failed, error.empty() ? "" : " (" + visible(one_line(error)) + ")"));
+    util::info(fmt::format("{} records: {} changed, {} no-op, {}{} failed{}", all.size(), changed, noop,
+                           unknown ? fmt::format("{} without a before-text, ", unknown) : std::string(),
+                           failed, error.empty() ? "" : " (" + visible(one_line(error)) + ")"));
     // Point only at what exists: with an unwritable trace folder the other
     // sinks have warned, and a path to nothing would mislead.
     if (wants_html(mode_)) {

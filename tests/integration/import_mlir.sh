@@ -78,6 +78,20 @@ p=$(grep -P '\tcse\t.*func.func @f\t' "$work/paired.sum" | cut -f8-9)
 a=$(grep -P '\tcse\t.*func.func @f\t' "$work/after.sum" | cut -f8-9)
 [ -n "$p" ] && [ "$p" = "$a" ] || bad "after-only: cse@f texts '$a' != paired '$p'"
 
+# 4b. the first after-only dump of each unit has no before-text: unknown, not changed.
+python3 - "$work/after" <<'PY' || bad "after-only: first dumps of a unit must have before_known false and not count as changed"
+import json, os, sys
+tj = [os.path.join(d, "trace.json") for d, _, f in os.walk(sys.argv[1]) if "trace.json" in f][0]
+r = json.load(open(tj))["records"]
+first = {}
+for x in r:
+    first.setdefault(x["anchor"], x)
+ok = all((x is first[x["anchor"]]) == (not x["before_known"]) for x in r)
+ok = ok and all(not x["changed"] and x["before_text"] is None for x in r if not x["before_known"])
+sys.exit(0 if ok and len(first) == 4 else 1)
+PY
+grep -q "without a before-text" "$work/after.err" || bad "after-only: the summary line does not count records without a before-text"
+
 # 5. before-only (what Triton prints): after of pass k = before of pass k+1.
 "$OPT" "$work/in.mlir" --pass-pipeline="$PIPE" --mlir-print-ir-before-all --mlir-disable-threading \
   -o /dev/null 2> "$work/before.txt"
@@ -94,6 +108,28 @@ tail -1 "$work/before.sum" | grep -q $'symbol-dce\tcompleted' || bad "before-onl
 grep -q "Failed (test-pass-failure)" "$work/fail.txt" || bad "fail: no Failed banner from mlir-opt"
 imp fail "$work/fail.txt"
 grep -q $'test-pass-failure\tfailed' "$work/fail.sum" || bad "fail: no failed record: $(cat "$work/fail.sum")"
+# 6b. a real diagnostic (with source line and caret) printed between the Before
+#     dump and the After ... Failed dump: it is the error, not IR; the IR after
+#     the failure is kept.
+"$OPT" "${LT_SRC}/tests/data/dumps/mlir/fail-upstream.mlir" --allow-unregistered-dialect \
+  --pass-pipeline='builtin.module(canonicalize,one-shot-bufferize{bufferize-function-boundaries})' \
+  --mlir-print-ir-before-all --mlir-print-ir-after-failure -o /dev/null 2> "$work/fail2.txt"
+grep -q "error: op was not bufferized" "$work/fail2.txt" || bad "fail2: mlir-opt printed no diagnostic"
+imp fail2 "$work/fail2.txt"
+python3 - "$work/fail2" <<'PY' || bad "fail2: diagnostic leaked into the IR or the IR after the failure was dropped"
+import json, os, sys
+d = [d for d, _, f in os.walk(sys.argv[1]) if "trace.json" in f][0]
+r = json.load(open(os.path.join(d, "trace.json")))["records"]
+f = [x for x in r if x["status"] == "failed"]
+assert len(r) == 2 and len(f) == 1 and f[0]["name"] == "one-shot-bufferize", r
+assert "op was not bufferized" in f[0]["error_msg"] and "^" in f[0]["error_msg"], f[0]["error_msg"]
+before = open(os.path.join(d, f[0]["before_text"]["file"])).read()
+assert "^" not in before and "%t" not in before, before
+assert f[0]["after_text"] is not None
+after = open(os.path.join(d, f[0]["after_text"]["file"])).read()
+assert "bufferization.to_tensor" in after, after
+PY
+grep -q WARNING "$work/fail2.err" && bad "fail2: warnings: $(head -3 "$work/fail2.err")"
 
 # 7. --mlir-print-ir-tree-dir: a folder of one-dump files gives the same records.
 "$OPT" "$work/in.mlir" --pass-pipeline="$PIPE" --mlir-print-ir-before-all --mlir-print-ir-after-all \
@@ -101,6 +137,13 @@ grep -q $'test-pass-failure\tfailed' "$work/fail.sum" || bad "fail: no failed re
 imp tree "$work/tree"
 diff <(cut -f4,5,8,9 "$work/paired.sum" | sort) <(cut -f4,5,8,9 "$work/tree.sum" | sort) ||
   bad "tree-dir: records differ from the stderr dump"
+# ... in pipeline order: each function's nested passes first, symbol-dce last
+# (files "0_<k>_<arg>" run under top-level pass 0; "1_symbol-dce", "2_symbol-dce" after).
+[ "$(tail -1 "$work/tree.sum" | cut -f4)" = symbol-dce ] || bad "tree-dir: symbol-dce is not the last record: $(cut -f4 "$work/tree.sum" | tr '\n' ' ')"
+for fn in f dead g; do
+  diff <(grep -P "\tfunc.func @$fn\t" "$work/paired.sum" | cut -f4,8,9) <(grep -P "\tfunc.func @$fn\t" "$work/tree.sum" | cut -f4,8,9) > /dev/null ||
+    bad "tree-dir: passes on @$fn out of order"
+done
 
 # 8. bad input: garbage and a cut-off dump are warnings with byte offsets, not failures.
 { echo "some tool chatter"; head -c 700 "$work/paired.txt"; } > "$work/broken.txt"

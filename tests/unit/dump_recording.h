@@ -16,6 +16,8 @@ namespace lowertrace::dump::testing {
 struct Rec {
   std::string phase, name, before, after, status, error, anchor, detail, lang;
   int depth = 0;
+  bool before_known = true;  // begin_pass got a before-text (not null)
+  bool after_known = false;  // end_pass, or a failure with the IR after it
 };
 
 class RecordingTarget : public Target {
@@ -37,6 +39,7 @@ public:
     r.phase = phase;
     r.name = std::string(name);
     r.before = std::string(text_of(before));
+    r.before_known = before != nullptr;
     r.lang = std::string(lang);
     r.status = "open";
     r.depth = static_cast<int>(stack.size());
@@ -48,7 +51,13 @@ public:
     if (stack.empty() || stack.back() != index) throw std::runtime_error("end_pass out of order");
     stack.pop_back();
     recs[index].after = std::string(text_of(after));
+    recs[index].after_known = after != nullptr;
     recs[index].status = "completed";
+  }
+  void fail_pass_with_ir(int index, std::string_view msg, Snapshot after) override {
+    fail_pass(index, msg);
+    recs[index].after = std::string(text_of(after));
+    recs[index].after_known = after != nullptr;
   }
   void fail_pass(int index, std::string_view msg) override {
     while (!stack.empty()) {  // like Session: the pass and its open ancestors
@@ -100,6 +109,7 @@ public:
   int begin_pass(std::string_view n, Snapshot b, std::string_view l) override { return t_->begin_pass(n, b, l); }
   void end_pass(int i, Snapshot a) override { t_->end_pass(i, a); }
   void fail_pass(int i, std::string_view m) override { t_->fail_pass(i, m); }
+  void fail_pass_with_ir(int i, std::string_view m, Snapshot a) override { t_->fail_pass_with_ir(i, m, a); }
   int skipped_pass(std::string_view n, Snapshot a, std::string_view r) override { return t_->skipped_pass(n, a, r); }
   void annotate(int i, std::string_view a, std::string_view d) override { t_->annotate(i, a, d); }
   std::string codegen(std::string_view a, std::string_view b, std::string_view c, std::string_view d,

@@ -41,6 +41,7 @@ struct Assembler::Stream {
 struct Assembler::LlvmChain {
   std::string module;
   bool has_module = false;
+  bool module_scope = false;  // -print-module-scope: function passes printed the module
   std::map<std::string, std::string> fns, other;
 
   std::string get(const std::string &unit) {
@@ -129,7 +130,9 @@ Assembler::Item *Assembler::add_item(const Dump &d, Stream &fam, Snapshot before
   if (!b.arg.empty()) it->detail = b.pass + b.opts;
   it->lang = fam.lang;
   it->phase = (&fam == mlir_.get() && !phase_.empty()) ? phase_ : fam.phase;
-  it->before = before ? std::move(before) : t_.intern(std::string_view());
+  // A null before-text stays null: the dump does not show it (the first
+  // after-only dump of a unit), which the record must say, not fake as "".
+  it->before = std::move(before);
   Item *raw = it.get();
   queue_.push_back(std::move(it));
   return raw;
@@ -167,6 +170,16 @@ bool is_module_unit(std::string_view u) { return unit_kind(u) == "builtin.module
 // own run (the inliner's simplification pipeline). In a before-only dump that
 // is the only nesting that can be told apart from a flat sequence.
 bool runs_nested_pipeline(const std::string &arg) { return arg.find("inline") != std::string::npos; }
+// The new PM's pass managers and adaptors (what -print-changed calls
+// "ignored"): "PassManager<Loop, ...>", "ModuleToFunctionPassAdaptor". They are
+// no passes of their own, and -print-after-all never prints them.
+bool is_pass_manager(std::string_view pass) {
+  std::string_view prefix = pass.substr(0, pass.find('<'));
+  for (std::string_view s : {"PassManager", "PassAdaptor", "AnalysisManagerProxy", "DevirtSCCRepeatedPass",
+                             "ModuleInlinerWrapperPass"})
+    if (prefix.ends_with(s)) return true;
+  return false;
+}
 }  // namespace
 
 void Assembler::on_mlir(Dump &&d) {
@@ -176,6 +189,26 @@ void Assembler::on_mlir(Dump &&d) {
   std::string key = b.module_scope ? std::string("<top>") : unit;
   Snapshot text = t_.intern(std::string_view(d.body));
 
+  if (d.body.empty()) {
+    // A banner without IR (the splitter warned): it names no op, so it can
+    // neither open a pass nor be a parent. An After still closes its pass.
+    if (b.kind == Kind::Before) return;
+    for (auto it = fam.open.rbegin(); it != fam.open.rend(); ++it)
+      if ((*it)->name == b.display_name()) {
+        Item *o = *it;
+        fam.open.erase(std::next(it).base());
+        if (b.kind == Kind::AfterFailed) {
+          o->failed = true;
+          o->error = d.diagnostic.empty() ? std::string("pass failed") : d.diagnostic;
+        }
+        resolve(o, o->before, "after-text missing in the dump (banner without IR); shown unchanged");
+        if (o->failed) o->after = nullptr;
+        return;
+      }
+    // No open pass: the banner still says this pass ran; its texts are unknown.
+    resolve(add_item(d, fam, Snapshot()), Snapshot(), "banner without IR in the dump");
+    return;
+  }
   if (b.kind == Kind::Before) {
     if (fam.mode == Stream::Unknown)
       for (Item *o : fam.open)
@@ -297,8 +330,19 @@ void Assembler::on_llvm(Dump &&d, bool mir) {
                        : mir                                 ? "machine function " + unit
                                                              : "function " + unit;
   std::string lang = fam.lang;
+  // -print-module-scope prints the whole module for a function (loop, SCC)
+  // pass: its before-text is the module too, not the function alone.
+  // ("(invalidated)" dumps print a bare "; ModuleID" line: no module text.)
+  bool module_body = !mir && b.kind == Kind::After && unit != "[module]" && llvm_unit_of(d.body) == "[module]";
+  if (module_body) chain_->module_scope = true;
   auto current = [&]() -> std::string {
-    if (!mir) return chain_->get(unit);
+    if (!mir) {
+      std::string t = chain_->get(module_body ? std::string("[module]") : unit);
+      // Module scope: a unit without a text of its own (a loop about to be
+      // invalidated) last showed up inside the module.
+      if (t.empty() && chain_->module_scope) t = chain_->get("[module]");
+      return t;
+    }
     if (auto c = fam.chain.find(unit); c != fam.chain.end()) return c->second->text;
     lang = "llvm";  // first machine pass: the function still is LLVM IR (ISel's input)
     return chain_->get(unit);
@@ -307,6 +351,8 @@ void Assembler::on_llvm(Dump &&d, bool mir) {
     if (mir) fam.chain[unit] = t_.intern(std::string_view(body));
     else chain_->set(unit, body);
   };
+  // What the chain knows; null when it knows nothing (IR text is never empty).
+  auto known = [&](const std::string &text) { return text.empty() ? Snapshot() : t_.intern(std::string_view(text)); };
   auto new_item = [&](Snapshot before) {
     Item *it = add_item(d, fam, std::move(before));
     it->unit = it->chain_key = unit;
@@ -324,6 +370,10 @@ void Assembler::on_llvm(Dump &&d, bool mir) {
     if (fam.mode == Stream::Unknown)
       for (Item *o : fam.open)
         if (o->unit == unit) fam.mode = Stream::BeforeOnly;
+    if (d.body.empty()) {  // a banner without IR (the splitter warned): the pass, text unknown
+      fam.open.push_back(new_item(Snapshot()));
+      return;
+    }
     Snapshot text = t_.intern(std::string_view(d.body));
     if (fam.mode == Stream::BeforeOnly) {
       for (auto it = fam.open.begin(); it != fam.open.end();) {
@@ -352,7 +402,7 @@ void Assembler::on_llvm(Dump &&d, bool mir) {
         break;
       }
     if (b.kind == Kind::AfterInvalidated) {
-      if (!match) match = new_item(t_.intern(std::string_view(current())));
+      if (!match) match = new_item(known(current()));
       resolve(match, Snapshot(), "invalidated: the pass deleted its IR unit");
       if (!mir) chain_->erase(unit);
       else fam.chain.erase(unit);
@@ -365,10 +415,14 @@ void Assembler::on_llvm(Dump &&d, bool mir) {
               "from a -print-changed diff: only the lines the diff shows");
       return;
     }
+    if (d.body.empty()) {  // a banner without IR (the splitter warned): nothing to learn
+      if (!match) match = new_item(known(current()));
+      resolve(match, match->before, "after-text missing in the dump (banner without IR); shown unchanged");
+      return;
+    }
     if (!match) {
-      std::string before = current();
-      match = new_item(t_.intern(std::string_view(before)));
-      if (before.empty()) match->note = "before-text not in the dump";
+      match = new_item(known(current()));
+      if (!match->before) match->note = "before-text not in the dump";
     }
     resolve(match, t_.intern(std::string_view(d.body)));
     remember(d.body);
@@ -377,26 +431,31 @@ void Assembler::on_llvm(Dump &&d, bool mir) {
   case Kind::AfterFailed:  // MLIR only
     return;
   case Kind::Omitted: {
-    Snapshot s = t_.intern(std::string_view(current()));
+    Snapshot s = known(current());
     Item *it = new_item(s);
     resolve(it, s, "omitted because no change");
     return;
   }
-  case Kind::FilteredOut:
-  case Kind::Ignored: {
+  case Kind::Ignored:
+    // Pass managers and adaptors: -print-changed names them, but they are no
+    // passes of their own (-print-after-all never prints them).
+    return;
+  case Kind::FilteredOut: {
     Item *it = new_item(Snapshot());
     it->skipped = true;
-    it->error = b.kind == Kind::FilteredOut ? "filtered out" : "ignored";
+    it->error = "filtered out";
     it->resolved = true;
     return;
   }
   case Kind::Invalidated:
+    if (is_pass_manager(b.pass)) return;  // its pass (LoopDeletion) said so already
+    [[fallthrough]];
   case Kind::Deleted: {
     if (b.kind == Kind::Invalidated && unit.empty()) {
       unit = fam.open.empty() ? std::string("[module]") : fam.open.back()->unit;
       anchor = "";
     }
-    Item *it = new_item(t_.intern(std::string_view(current())));
+    Item *it = new_item(known(current()));
     resolve(it, Snapshot(),
             b.kind == Kind::Deleted ? "IR deleted by the pass" : "invalidated: the pass deleted its IR unit");
     if (b.kind == Kind::Deleted) chain_->erase(unit);
@@ -426,6 +485,7 @@ void Assembler::finish() {
         o->failed = true;
         o->error = "no After dump for this pass (input truncated, or the compiler stopped)";
         resolve(o, Snapshot());
+        o->after = nullptr;  // no after-text at all
       } else {
         // Before-only and nothing follows: keep the pass, say what is known.
         resolve(o, o->before, "after-text not in the dump (last pass of the stream); shown unchanged");
@@ -493,7 +553,8 @@ bool Assembler::emit(Item &it) {
   t_.annotate(idx, it.anchor, detail);
   for (auto &c : it.children)
     if (emit(*c)) return true;  // the session failed this pass with its child
-  if (it.failed) t_.fail_pass(idx, it.error);
+  // The IR a failing pass left behind (MLIR "After ... Failed") is kept.
+  if (it.failed) t_.fail_pass_with_ir(idx, it.error, it.after);
   else t_.end_pass(idx, it.after);
   return it.failed;
 }

@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace lowertrace::dump {
 namespace {
@@ -35,23 +39,86 @@ bool natural_less(const std::string &a, const std::string &b) {
   return a.size() - i < b.size() - j;
 }
 
+// Where a file of a dump folder goes in pipeline order. Two folder layouts
+// number their files, and neither sorts right by name alone:
+//   -ir-dump-directory   "<N>-<hash>-<unit>-<Pass>-{before,after}.ll": pass N
+//                        prints both files, and "after" < "before" by name;
+//                        "<N-1>-...-<Pass>-invalidated.ll" is pass N's after;
+//   --mlir-print-ir-tree-dir  "<op dir>/[<nested op dir>/]<c0>_..._<ck>_<arg>.mlir":
+//                        c0 is the top-level pass the file ran under (the
+//                        nested pipeline's adaptor for a nested op), so nested
+//                        files "0_k" come before the top-level "1_x", "2_x".
+// Key: (first counter, folder, remaining counters, name, before-before-after).
+// Files without a leading counter keep folder-then-name order, ahead of the rest.
+struct SortKey {
+  bool numbered = false;
+  std::uint64_t first = 0;
+  std::string dir;
+  std::vector<std::uint64_t> rest;
+  std::string name;  // without a "-before"/"-after" side
+  int side = 0;      // 0 before, 1 after (or neither)
+
+  explicit SortKey(const std::filesystem::path &p) : dir(p.parent_path().string()) {
+    std::string f = p.filename().string();
+    std::size_t i = 0;
+    std::vector<std::uint64_t> counters;
+    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) {
+      std::size_t j = i;
+      std::uint64_t v = 0;
+      while (j < f.size() && std::isdigit(static_cast<unsigned char>(f[j])) && j - i < 18) v = v * 10 + (f[j++] - '0');
+      if (j < f.size() && std::isdigit(static_cast<unsigned char>(f[j]))) break;  // absurdly long: not a counter
+      counters.push_back(v);
+      i = j;
+      // "0_1_canonicalize": another counter follows only after '_' + digit.
+      if (i + 1 < f.size() && f[i] == '_' && std::isdigit(static_cast<unsigned char>(f[i + 1]))) ++i;
+      else break;
+    }
+    if (!counters.empty() && i < f.size() && (f[i] == '_' || f[i] == '-')) {
+      numbered = true;
+      first = counters.front();
+      rest.assign(counters.begin() + 1, counters.end());
+    }
+    name = f;
+    for (auto [suffix, s] : {std::pair<std::string_view, int>{"-before", 0}, {"-after", 1}, {"-invalidated", 1}}) {
+      std::size_t dot = f.rfind('.');
+      std::string_view stem = std::string_view(f).substr(0, dot);
+      if (stem.ends_with(suffix)) {
+        name = std::string(stem.substr(0, stem.size() - suffix.size())) + f.substr(stem.size());
+        if (numbered) name.erase(0, i);  // the counters are compared already
+        side = s;
+        // opt-22 numbers a pass's "-invalidated" file one below the pass
+        // ("222-...-LoopDeletionPass-invalidated.ll" after "223-...-LoopDeletionPass-before.ll").
+        if (suffix == "-invalidated" && numbered) ++first;
+        break;
+      }
+    }
+  }
+};
+
+bool key_less(const SortKey &a, const SortKey &b) {
+  if (a.numbered != b.numbered) return !a.numbered;
+  if (a.numbered && a.first != b.first) return a.first < b.first;
+  if (a.dir != b.dir) return natural_less(a.dir, b.dir);
+  if (a.rest != b.rest) return a.rest < b.rest;
+  if (a.name != b.name) return natural_less(a.name, b.name);
+  return a.side < b.side;
+}
+
 }  // namespace
 
 std::vector<std::string> expand_input(const std::string &path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return {path};
-  std::vector<std::string> out;
+  std::vector<std::pair<SortKey, std::string>> files;
   for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (it->is_regular_file(ec)) out.push_back(it->path().string());
+    if (it->is_regular_file(ec)) files.emplace_back(SortKey(it->path()), it->path().string());
   }
-  std::sort(out.begin(), out.end(), [&](const std::string &a, const std::string &b) {
-    // Parent folder first (tree-dir nests op folders), then the file name.
-    fs::path pa(a), pb(b);
-    if (pa.parent_path() != pb.parent_path()) return natural_less(pa.parent_path().string(), pb.parent_path().string());
-    return natural_less(pa.filename().string(), pb.filename().string());
-  });
+  std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return key_less(a.first, b.first); });
+  std::vector<std::string> out;
+  out.reserve(files.size());
+  for (auto &f : files) out.push_back(std::move(f.second));
   return out;
 }
 
@@ -69,6 +136,7 @@ ImportResult import_into_sessions(const ImportJob &job, const Config &cfg) {
     so.live_report = false;  // the dump survives a crash; write the report once
     so.batch_console = true;
     so.timed = false;  // a dump has no pass times
+    so.release_texts = true;  // bounded memory: the raw files and the report hold the texts
     return make_session_target(std::make_unique<Session>(so, cfg));
   };
   Importer imp(job.options, factory);

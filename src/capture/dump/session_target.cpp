@@ -26,6 +26,9 @@ public:
   }
   void end_pass(int index, Snapshot after) override { s_->end_pass(index, std::move(after)); }
   void fail_pass(int index, std::string_view message) override { s_->fail_pass(index, message); }
+  void fail_pass_with_ir(int index, std::string_view message, Snapshot after) override {
+    s_->fail_pass(index, message, -1, true, std::move(after));
+  }
   int skipped_pass(std::string_view name, Snapshot at, std::string_view reason) override {
     return s_->skipped_pass(name, std::move(at), reason);
   }

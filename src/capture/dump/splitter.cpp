@@ -23,6 +23,27 @@ std::string clip(std::string_view s, std::size_t n = 60) {
   return out;
 }
 
+// Bytes no compiler prints into IR text: NUL and the C0 controls other than
+// tab, CR, form/vertical feed and ESC (-print-changed=cdiff colours its lines).
+// Branch-free count first: IR lines almost never have any byte below 0x20.
+bool has_binary(std::string_view l) {
+  unsigned low = 0;
+  for (char c : l) low += static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  if (low == 0) return false;
+  for (char c : l) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && u != '\t' && u != '\r' && u != '\f' && u != '\v' && u != 0x1b) || u == 0x7f) return true;
+  }
+  return false;
+}
+
+// The caret line under a diagnostic's source line: blanks, then '^' (and '~').
+bool is_caret_line(std::string_view l) {
+  std::size_t i = l.find_first_not_of(" \t");
+  if (i == std::string_view::npos || l[i] != '^') return false;
+  return l.find_first_not_of("^~ \t\r", i) == std::string_view::npos;
+}
+
 }  // namespace
 
 bool is_pass_manager_chatter(std::string_view l) {
@@ -85,6 +106,8 @@ void Splitter::begin_input(std::string name) {
   partial_.clear();
   in_dump_ = false;
   diag_.clear();
+  ctx_ = Ctx::None;
+  held_.clear();
 }
 
 void Splitter::feed(std::string_view bytes) {
@@ -108,6 +131,17 @@ void Splitter::feed(std::string_view bytes) {
   }
 }
 
+void Splitter::flush_held() {
+  if (ctx_ == Ctx::None) return;
+  bool held = ctx_ == Ctx::Caret;
+  ctx_ = Ctx::None;
+  if (held) {
+    std::string h = std::move(held_);
+    held_.clear();
+    body_line(h, held_off_);
+  }
+}
+
 void Splitter::end_input() {
   if (!partial_.empty()) {
     on_warn_(fmt::format("{}: input ends in the middle of a line at byte {} (truncated?)",
@@ -118,6 +152,7 @@ void Splitter::end_input() {
     line(last, offset_);
     offset_ += last.size();
   }
+  flush_held();
   close_dump(true);
   flush_garbage();
 }
@@ -137,6 +172,7 @@ void Splitter::line(std::string_view l, std::uint64_t off) {
                   : b->family == Family::Llvm                                      ? fam_.llvm
                                                                                    : fam_.mir;
     if (wanted) {
+      flush_held();
       close_dump(false);
       flush_garbage();
       cur_ = Dump{};
@@ -145,6 +181,7 @@ void Splitter::line(std::string_view l, std::uint64_t off) {
       cur_.input = input_;
       cur_.diagnostic = std::move(diag_);
       diag_.clear();
+      cur_binary_ = false;
       // Bodiless banners (omitted, ignored, ...) complete at once.
       in_dump_ = cur_.banner.has_body();
       if (!in_dump_) on_dump_(std::move(cur_));
@@ -152,12 +189,53 @@ void Splitter::line(std::string_view l, std::uint64_t off) {
     }
   }
   if (is_pass_manager_chatter(l)) return;
-  if (is_diagnostic_line(l)) {
-    if (!diag_.empty()) diag_ += '\n';
-    diag_.append(l);
+  // A diagnostic's source line + caret, printed inside a dump body: held one
+  // line back until the caret shows whether it was the diagnostic's.
+  if (ctx_ == Ctx::Source) {
+    held_ = std::string(l);
+    held_off_ = off;
+    ctx_ = Ctx::Caret;
     return;
   }
+  if (ctx_ == Ctx::Caret) {
+    ctx_ = Ctx::None;
+    if (is_caret_line(l)) {
+      diag_ += '\n';
+      diag_ += held_;
+      diag_ += '\n';
+      diag_.append(l);
+      held_.clear();
+      return;
+    }
+    std::string held = std::move(held_);
+    held_.clear();
+    body_line(held, held_off_);
+  }
+  if (is_diagnostic_line(l)) {
+    // The compiler's own message, not IR. A dump whose text is complete
+    // (balanced) ended before it; what follows it (source line, caret) is the
+    // diagnostic's, not the dump's.
+    if (in_dump_ && !cur_.body.empty() && brace_balance(cur_.body) == 0) close_dump(false);
+    if (!diag_.empty()) diag_ += '\n';
+    diag_.append(l);
+    if (in_dump_) ctx_ = Ctx::Source;
+    return;
+  }
+  body_line(l, off);
+}
+
+void Splitter::body_line(std::string_view l, std::uint64_t off) {
   if (in_dump_) {
+    if (has_binary(l)) {
+      // Garbage (a binary file, a torn write) is no IR: leave the line out
+      // instead of letting it turn an unchanged pass into a changed one.
+      if (!cur_binary_)
+        on_warn_(fmt::format("{}: dump '{}' at byte {} holds binary data (NUL or control bytes) at byte {}; "
+                             "those lines are left out",
+                             cur_.input, cur_.banner.display_name(), cur_.offset, off));
+      cur_.damaged = cur_binary_ = true;
+      return;
+    }
     cur_.body.append(l);
     cur_.body.push_back('\n');
     return;
@@ -189,6 +267,11 @@ void Splitter::close_dump(bool at_eof) {
   }
   const Banner &bn = cur_.banner;
   bool mir = bn.family == Family::Mir;
+  if (b.empty() && bn.kind != Kind::AfterInvalidated) {
+    on_warn_(fmt::format("{}: dump '{}' at byte {} has a banner but no IR text{}", cur_.input,
+                         bn.display_name(), cur_.offset, at_eof ? " (input truncated?)" : ""));
+    cur_.damaged = true;
+  }
   if (mir) {
     // A machine function must end with its "# End machine code" line.
     if (b.find("# Machine code for function") != std::string::npos &&

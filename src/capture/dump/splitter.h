@@ -43,6 +43,8 @@ public:
 
 private:
   void line(std::string_view l, std::uint64_t off);
+  void body_line(std::string_view l, std::uint64_t off);  // a line that is no banner nor diagnostic
+  void flush_held();
   void close_dump(bool at_eof);
   void flush_garbage();
 
@@ -59,6 +61,12 @@ private:
   std::uint64_t garbage_off_ = 0, garbage_bytes_ = 0;
   std::string garbage_first_;
   std::string diag_;  // recent diagnostic lines (error: ...), attached to the next dump
+  // After a diagnostic inside a dump: the next line may be its source line
+  // (held until the line after it shows a caret) or the dump's IR.
+  enum class Ctx { None, Source, Caret } ctx_ = Ctx::None;
+  std::string held_;
+  std::uint64_t held_off_ = 0;
+  bool cur_binary_ = false;  // binary data already reported for the current dump
 };
 
 // LLVM/Triton chatter that can sit between or inside dumps on stderr
