@@ -238,6 +238,9 @@ void Splitter::body_line(std::string_view l, std::uint64_t off) {
     }
     cur_.body.append(l);
     cur_.body.push_back('\n');
+    // A machine function's print ends here: what follows up to the next
+    // banner is not its text (in a raw stderr capture, the tool's own lines).
+    if (cur_.banner.family == Family::Mir && starts_with(l, "# End machine code for function")) close_dump(false);
     return;
   }
   if (blank(l)) return;
