@@ -112,6 +112,19 @@ same link "$CLANG" main.o other.o -o prog
 [ -s link.sum ] && bad "link: a link-only run made records"
 [ -x prog ] || bad "link: no program linked"
 
+# -### runs nothing and prints the jobs: they must not show an added flag.
+same clangdry "$CLANG" -### -O2 -c warn.c
+
+# Without the plugin next to lowertrace: a warning, then dumps split off stderr.
+mkdir -p lonely && cp "$LT" lonely/
+"$CLANG" -O2 -Wall -c warn.c -o warn3.o 2> lonely.ref.err; rc_ref=$?
+lonely/lowertrace run --dir "$work/t_lonely" -- "$CLANG" -O2 -Wall -c warn.c -o warn3.o 2> lonely.got.err; rc_got=$?
+[ $rc_ref = $rc_got ] || bad "lonely: exit $rc_got, tool alone exits $rc_ref"
+grep -q 'WARNING: run: liblowertrace-llvm.so is not installed' lonely.got.err || bad "lonely: no word about the missing plugin"
+grep -v '^  \[lower_trace\] ' lonely.got.err | cmp -s - lonely.ref.err || bad "lonely: the tool's stderr differs: $(grep -v '^  \[lower_trace\] ' lonely.got.err | diff - lonely.ref.err | head -5)"
+$SUM "$work/t_lonely" > lonely.sum
+grep -q $'\tmir\t' lonely.sum || bad "lonely: no machine pass records from the stderr dumps"
+
 "$CLANG" -O0 -Xclang -disable-O0-optnone -emit-llvm -S warn.c -o warn.ll 2>/dev/null
 same opt "$OPT" -passes='default<O2>' warn.ll -S
 [ "$(wc -l < opt.sum)" -gt 50 ] || bad "opt: too few records"

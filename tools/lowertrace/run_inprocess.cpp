@@ -1,5 +1,6 @@
 #include "run_inprocess.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -68,7 +69,10 @@ std::optional<InProcess> plugin_plan(const std::vector<std::string> &cmd, bool c
   if (so.empty()) return std::nullopt;
   if (clang && cmd.size() > 1 && cmd[1] == "-cc1as") return std::nullopt;  // the assembler runs no passes
   InProcess p;
-  p.argv = with_flags(cmd, {clang ? "-fpass-plugin=" + so : "-load-pass-plugin=" + so});
+  // clang -### prints the jobs it would run and runs none: an added flag
+  // would only show up in what it prints.
+  bool dry = clang && std::find(cmd.begin(), cmd.end(), "-###") != cmd.end();
+  p.argv = dry ? cmd : with_flags(cmd, {clang ? "-fpass-plugin=" + so : "-load-pass-plugin=" + so});
   return p;
 }
 
