@@ -6,6 +6,7 @@
 // stay its own.
 #include "capture/dump/splitter.h"
 #include "command.h"
+#include "manual.h"
 #include "lowertrace/config.h"
 #include "lowertrace/dump.h"
 #include "util/fs.h"
@@ -199,8 +200,7 @@ int run_run(int argc, char **argv) {
       return std::string(argv[++k]);
     };
     if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
+      return lowertrace::cli::print_command_manual("run");
     } else if (a == "--keep") keep = true;
     else if (a.rfind("--mode", 0) == 0) mode_s = value().value_or("");
     else if (a.rfind("--dir", 0) == 0) dir = value().value_or("");
