@@ -5,6 +5,7 @@
 // status and diagnostics are therefore mlir-opt's; lowertrace adds only its
 // "[lower_trace]" lines on stderr and the files under the trace directory.
 #include "lowertrace/mlir.h"
+#include "lowertrace/version.h"
 #include "lowertrace_opt_extras.h"
 
 #include <mlir/IR/Dialect.h>
@@ -44,8 +45,46 @@ static cl::opt<std::string> traceScript(
     "lower-trace-name", cl::desc("Name of the <script> folder (default: the input file's stem)"),
     cl::value_desc("name"), cl::cat(traceCategory));
 
+// Appended to --help (after mlir-opt's options): the lowertrace options in
+// the manual's form. Only --help changes; mlir-opt's outputs do not.
+static cl::extrahelp traceManual(R"(
+LOWERTRACE
+  lowertrace-opt is mlir-opt-22 (same dialects, passes, output bytes and exit
+  status) with the lowertrace instrumentation attached to its pass manager.
+  It records the IR before and after every pass under the trace folder
+  (<dir>/<script>/: raw files, trace.json, report.html); tracing never
+  changes the output, and a trace I/O failure is only a warning.
+
+LOWERTRACE OPTIONS
+  --lower-trace=<mode>        0|1|terminal|html|both; overrides TL_LOWER_TRACE.
+                              terminal: one line per pass on stderr,
+                              html: the report, both: the two.
+  --lower-trace-dir=<dir>     Trace folder; overrides TL_LOWER_TRACE_DIR
+                              (default ./tmp/lower_trace_dir).
+  --lower-trace-name=<name>   <script> folder name (default: the input's stem,
+                              "stdin" for stdin).
+  --lower-trace-codegen=<t>   After the pipeline, generate code: llvm-ir, ptx
+                              or asm; record it as the codegen step, run the
+                              edit-and-recompile workflow and write the code
+                              (not the MLIR) to the output.
+
+ENVIRONMENT
+  TL_LOWER_TRACE, TL_LOWER_TRACE_DIR (or LOWER_TRACE, LOWER_TRACE_DIR)
+                              As the options above, when they are not given.
+
+EXIT STATUS
+  mlir-opt's: 0 on success, 1 on a parse, pass or verifier failure.
+
+EXAMPLES
+  lowertrace-opt in.mlir --canonicalize --cse --lower-trace=terminal
+  lowertrace-opt gpu.mlir --pass-pipeline='...' --lower-trace-codegen=ptx -o k.ptx
+)");
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "lowertrace-opt (lowertrace " << LOWERTRACE_VERSION_STRING << ")\n";
+  });
   mlir::registerAllPasses();
   lowertrace_opt::registerExtraPasses();
   mlir::DialectRegistry registry;

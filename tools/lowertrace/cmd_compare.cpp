@@ -6,6 +6,7 @@
 // viewer shows where the runs' IR differs. Passes present in one run only are
 // marked, and the report opens on the first aligned pass whose outputs differ.
 #include "command.h"
+#include "manual.h"
 #include "lowertrace/diff.h"
 #include "lowertrace/record.h"
 #include "lowertrace/sink.h"
@@ -145,7 +146,7 @@ int run_compare(int argc, char **argv) {
   std::string out = "lowertrace-compare.html";
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
-    if (a == "-h" || a == "--help") return std::fputs(kUsage, stdout), 0;
+    if (a == "-h" || a == "--help") return lowertrace::cli::print_command_manual("compare");
     if (a == "-o" || a == "--out") {
       if (k + 1 >= argc) return lowertrace::util::info("compare: " + a + " needs a path"), std::fputs(kUsage, stderr), 2;
       out = argv[++k];

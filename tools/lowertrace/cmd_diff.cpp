@@ -2,6 +2,7 @@
 // with diff(1)'s exit codes (0 same, 1 different, 2 trouble), so scripts can
 // use it in place of `diff -u`.
 #include "command.h"
+#include "manual.h"
 #include "lowertrace/diff.h"
 #include "util/log.h"
 
@@ -79,8 +80,7 @@ int run_diff(int argc, char **argv) {
       return std::string(argv[++k]);
     };
     if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
+      return lowertrace::cli::print_command_manual("diff");
     } else if (a == "--stat") {
       stat = true;
     } else if (a == "-u") {

@@ -2,6 +2,7 @@
 // (mlir-opt --mlir-print-ir-*, opt/clang -print-after-all, -print-changed,
 // Triton MLIR_ENABLE_DUMP) become the same runs and report as live capture.
 #include "command.h"
+#include "manual.h"
 #include "lowertrace/config.h"
 #include "lowertrace/dump.h"
 #include "util/log.h"
@@ -88,8 +89,7 @@ int run_import(int argc, char **argv) {
     };
     auto flag = [&](const char *name) { return a == name || a.rfind(std::string(name) + "=", 0) == 0; };
     if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
+      return lowertrace::cli::print_command_manual("import");
     } else if (a == "--parse-only") {
       parse_only = true;
     } else if (flag("--format")) {

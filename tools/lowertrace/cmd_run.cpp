@@ -8,6 +8,7 @@
 // lowertrace's own lines come after the command's output.
 #include "capture/dump/stderr_splitter.h"
 #include "command.h"
+#include "manual.h"
 #include "run_inprocess.h"
 #include "run_spawn.h"
 #include "lowertrace/config.h"
@@ -144,8 +145,7 @@ int run_run(int argc, char **argv) {
       return std::string(argv[++k]);
     };
     if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
+      return lowertrace::cli::print_command_manual("run");
     } else if (a == "--keep") keep = true;
     else if (a.rfind("--mode", 0) == 0) mode_s = value().value_or("");
     else if (a.rfind("--dir", 0) == 0) dir = value().value_or("");

@@ -7,6 +7,7 @@
 // leave the IR alone, every 10th has two nested child passes, one optional
 // pass fails, and the run ends with a codegen record (MLIR -> PTX).
 #include "command.h"
+#include "manual.h"
 
 #include "lowertrace/session.h"
 
@@ -144,7 +145,7 @@ int run(int argc, char **argv) {
     std::string a = argv[i];
     auto val = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
     const char *v = nullptr;
-    if (a == "--help" || a == "-h") return usage(0);
+    if (a == "--help" || a == "-h") return lowertrace::cli::print_command_manual("synth-trace");
     if (a == "--hostile") { o.hostile = true; continue; }
     if (!(v = val())) {
       std::fprintf(stderr, "lowertrace synth-trace: %s needs a value\n", a.c_str());

@@ -2,6 +2,7 @@
 // kernel pass by pass, down to PTX (or, with --cpu, to host assembly), and
 // writes the trace and report. No arguments needed: the input is embedded.
 #include "command.h"
+#include "manual.h"
 
 #include "lowertrace/mlir.h"
 
@@ -20,6 +21,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 namespace lowertrace::examples {
@@ -47,6 +49,9 @@ int run_demo(int argc, char **argv) {
   app.add_option("--input", input_file, "use this MLIR file instead of the embedded matmul");
   app.add_option("-o,--output", output, "also write the generated code here");
   app.add_flag("--print-pipeline", print_pipeline, "print the pass pipeline and exit");
+  for (int k = 1; k < argc; ++k)  // the manual page rather than CLI11's generated help
+    if (!std::strcmp(argv[k], "-h") || !std::strcmp(argv[k], "--help"))
+      return lowertrace::cli::print_command_manual("demo");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -63,8 +63,9 @@ bool is_clang_driver(std::string_view base) {
 
 std::optional<InProcess> plugin_plan(const std::vector<std::string> &cmd, bool clang) {
   // Build tree: build/bin/lowertrace, build/lib/liblowertrace-llvm.so; an
-  // install prefix the same under <prefix>/bin and <prefix>/lib.
-  std::string so = beside_self({"../lib/liblowertrace-llvm.so", "../lib/lowertrace/liblowertrace-llvm.so",
+  // install: <prefix>/bin and <prefix>/<libdir> (GNUInstallDirs: lib, or
+  // lib/x86_64-linux-gnu under /usr on Debian).
+  std::string so = beside_self({"../lib/liblowertrace-llvm.so", "../" LT_INSTALL_LIBDIR "/liblowertrace-llvm.so",
                                 "liblowertrace-llvm.so"});
   if (so.empty()) return std::nullopt;
   if (clang && cmd.size() > 1 && cmd[1] == "-cc1as") return std::nullopt;  // the assembler runs no passes

@@ -57,4 +57,21 @@ std::string print(const llvm::Any &ir) {
   return text;
 }
 
+bool may_add_or_delete_functions(const llvm::Any &ir) {
+  return get<llvm::Module>(ir) || get<llvm::LazyCallGraph::SCC>(ir);
+}
+
+Fingerprint fingerprint(const llvm::Any &ir) {
+  if (const auto *m = get<llvm::Module>(ir)) return fingerprint(*m);
+  if (const auto *f = get<llvm::Function>(ir)) return fingerprint(*f);
+  if (const auto *l = get<llvm::Loop>(ir)) return fingerprint(*loop_function(*l));
+  if (const auto *c = get<llvm::LazyCallGraph::SCC>(ir)) {
+    Fingerprint fp{0x5CC, 0};
+    for (const llvm::LazyCallGraph::Node &n : *c)
+      if (!n.getFunction().isDeclaration()) fp = combine(fp, fingerprint(n.getFunction()));
+    return fp;
+  }
+  return {};
+}
+
 }  // namespace lowertrace::llvm_capture

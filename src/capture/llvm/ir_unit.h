@@ -7,6 +7,8 @@
 // IR to read), an SCC as its functions in order.
 #pragma once
 
+#include "fingerprint.h"
+
 #include <cstdint>
 #include <string>
 
@@ -28,5 +30,13 @@ IrUnit describe(const llvm::Any &ir);
 
 // The IR text of the unit (empty for unknown units).
 std::string print(const llvm::Any &ir);
+
+// A module or an SCC: passes on those (and their wrappers) may add or delete
+// functions, which renumbers what other functions' prints show.
+bool may_add_or_delete_functions(const llvm::Any &ir);
+
+// The fingerprint of what print() would show, without printing: a loop's
+// function, an SCC's defined functions in order (fingerprint.h).
+Fingerprint fingerprint(const llvm::Any &ir);
 
 }  // namespace lowertrace::llvm_capture

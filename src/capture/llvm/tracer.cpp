@@ -53,12 +53,13 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("before-pass", [&] { before(*p, pass, ir); });
   });
   // Wrappers are not recorded, but some change IR themselves (the inliner's
-  // wrapper deletes dead functions, which renumbers attribute groups in every
-  // other function's print): after any of them, no cached print is current.
+  // wrapper and the SCC walk delete dead functions, which renumbers attribute
+  // groups in every other function's print): after a module or SCC wrapper,
+  // no cached print is current. Function and loop wrappers only run passes.
   pic.registerAfterPassCallback(
       [this](llvm::StringRef pass, llvm::Any ir, const llvm::PreservedAnalyses &pa) {
-        if (is_plumbing({pass.data(), pass.size()})) forget_prints();
-        else guarded("after-pass", [&] { after(pass, ir, pa); });
+        if (!is_plumbing({pass.data(), pass.size()})) guarded("after-pass", [&] { after(pass, ir, pa); });
+        else if (may_add_or_delete_functions(ir)) forget_prints();
       });
   pic.registerAfterPassInvalidatedCallback([this](llvm::StringRef pass, const llvm::PreservedAnalyses &) {
     if (is_plumbing({pass.data(), pass.size()})) forget_prints();
@@ -72,6 +73,13 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
 void Tracer::forget_prints() {
   std::lock_guard<std::mutex> g(mu_);
   ++epoch_;
+  ++tick_;
+}
+
+Fingerprint Tracer::fingerprint_of(const llvm::Any &ir, const void *key) {
+  // The unit a pass just left, untouched since: its fingerprint is known.
+  if (last_.key == key && last_.tick == tick_) return last_.fp;
+  return fingerprint(ir);
 }
 
 Session *Tracer::session_for(const llvm::Any &ir) {
@@ -90,11 +98,16 @@ Session *Tracer::session_for(const llvm::Any &ir) {
   return session_.get();
 }
 
-Snapshot Tracer::snapshot_of(const llvm::Any &ir, const void *key) {
+Snapshot Tracer::snapshot_of(const llvm::Any &ir, const void *key, const Fingerprint &fp) {
   auto it = cache_.find(key);
-  if (it != cache_.end() && it->second.first == epoch_) return it->second.second;
+  if (it != cache_.end() && it->second.epoch == epoch_) {
+    if (it->second.fp == fp) return it->second.snap;
+    // Changed by a pass that ran on another unit (a caller rewritten by an
+    // SCC pass): what that did to other units' prints is unknown too.
+    ++epoch_;
+  }
   Snapshot s = session_->intern(print(ir));
-  cache_[key] = {epoch_, s};
+  cache_[key] = {epoch_, fp, s};
   return s;
 }
 
@@ -105,7 +118,10 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   OpenPass op;
   op.pass = pass.str();
   op.key = u.key;
-  op.before = snapshot_of(ir, u.key);
+  op.before_fp = fingerprint_of(ir, u.key);
+  ++tick_;
+  op.before = snapshot_of(ir, u.key, op.before_fp);
+  op.epoch = epoch_;
   op.index = s->begin_pass(op.pass, op.before, "llvm");
   llvm::StringRef pipeline_name = pic.getPassNameForClassName(pass);
   s->annotate(op.index, u.name, pipeline_name.str());
@@ -136,15 +152,21 @@ void Tracer::after(llvm::StringRef pass, const llvm::Any &ir, const llvm::Preser
   OpenPass op;
   if (!session_ || !pop_to(pass, op)) return;
   double wall = ms_since(op.start);
-  // Always print the after text. Skipping it when the pass claims to preserve
-  // all analyses and llvm::StructuralHash agrees was tried and is wrong:
-  // IPSCCP adds range() return attributes and still reports "all preserved",
-  // and the hash ignores attributes, names and metadata.
-  Snapshot after_snap = session_->intern(print(ir));
-  // Interned: equal texts share one snapshot. Any change may show up in other
-  // units' prints too (attribute group and metadata numbers), so drop the cache.
-  if (after_snap != op.before) ++epoch_;
-  cache_[op.key] = {epoch_, after_snap};
+  // Print only if the fingerprint moved. The pass's PreservedAnalyses are
+  // never consulted: IPSCCP adds range() return attributes and still reports
+  // "all preserved". Nested passes that changed other units (the epoch
+  // moved) may have renumbered this unit's print: print then as well.
+  ++tick_;
+  Fingerprint fp = fingerprint(ir);
+  last_ = {op.key, fp, tick_};
+  Snapshot after_snap = op.before;
+  if (!(fp == op.before_fp) || op.epoch != epoch_) {
+    after_snap = session_->intern(print(ir));
+    // Any change may show up in other units' prints too (attribute group and
+    // metadata numbers), so no other cached print is current.
+    if (!(fp == op.before_fp)) ++epoch_;
+  }
+  cache_[op.key] = {epoch_, fp, after_snap};
   session_->end_pass(op.index, after_snap, wall);
 }
 
@@ -153,6 +175,7 @@ void Tracer::invalidated(llvm::StringRef pass) {
   OpenPass op;
   if (!session_ || !pop_to(pass, op)) return;
   double wall = ms_since(op.start);
+  ++tick_;
   ++epoch_;  // the unit is gone (e.g. a deleted loop): nothing cached is trustworthy
   session_->annotate(op.index, {}, "invalidated");
   session_->end_pass(op.index, session_->intern(std::string()), wall);
@@ -162,7 +185,11 @@ void Tracer::skipped(llvm::StringRef pass, const llvm::Any &ir) {
   std::lock_guard<std::mutex> g(mu_);
   Session *s = session_for(ir);
   IrUnit u = describe(ir);
-  int idx = s->skipped_pass(pass.str(), snapshot_of(ir, u.key), "skipped by the pass manager (optnone or opt-bisect)");
+  Fingerprint fp = fingerprint_of(ir, u.key);
+  ++tick_;
+  int idx = s->skipped_pass(pass.str(), snapshot_of(ir, u.key, fp),
+                            "skipped by the pass manager (optnone or opt-bisect)");
+  last_ = {u.key, fp, tick_};
   s->annotate(idx, u.name);
 }
 

@@ -6,11 +6,12 @@
 // destroyed at process exit.
 #pragma once
 
+#include "fingerprint.h"
 #include "lowertrace/session.h"
 
 #include <chrono>
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,7 +43,8 @@ private:
   void skipped(llvm::StringRef pass, const llvm::Any &ir);
   void forget_prints();
   Session *session_for(const llvm::Any &ir);
-  Snapshot snapshot_of(const llvm::Any &ir, const void *key);
+  Snapshot snapshot_of(const llvm::Any &ir, const void *key, const Fingerprint &fp);
+  Fingerprint fingerprint_of(const llvm::Any &ir, const void *key);
   // Pops open passes down to (and including) the innermost one named `pass`;
   // returns false (and pops nothing) when `pass` is not open.
   bool pop_to(llvm::StringRef pass, struct OpenPass &out);
@@ -53,11 +55,27 @@ private:
   std::optional<Session::PhaseScope> phase_;
   std::vector<struct OpenPass> open_;
 
-  // Text cache for "before" snapshots. The epoch advances whenever a pass may
-  // have changed anything; a cached print taken in the current epoch is still
-  // exactly what printing again would give.
+  // Text cache per unit. A unit's print depends on the unit (its
+  // fingerprint) and on the rest of the module (metadata and attribute group
+  // numbers, unnamed globals). The epoch advances whenever a pass changed
+  // anything; a print cached in the current epoch with the unit's current
+  // fingerprint is exactly what printing again would give.
+  struct Cached {
+    std::uint64_t epoch = 0;
+    Fingerprint fp;
+    Snapshot snap;
+  };
   std::uint64_t epoch_ = 0;
-  std::map<const void *, std::pair<std::uint64_t, Snapshot>> cache_;
+  std::unordered_map<const void *, Cached> cache_;
+  // Counts callbacks that may follow a change; a unit's fingerprint taken
+  // after a pass is still current if nothing ran since (the next pass on the
+  // same function, the common case, needs no second walk).
+  std::uint64_t tick_ = 0;
+  struct Last {
+    const void *key = nullptr;
+    Fingerprint fp;
+    std::uint64_t tick = ~0ull;
+  } last_;
   bool warned_mismatch_ = false;
 };
 
@@ -65,6 +83,8 @@ struct OpenPass {
   std::string pass;
   int index = -1;
   Snapshot before;
+  Fingerprint before_fp;
+  std::uint64_t epoch = 0;  // the tracer's epoch when `before` was taken
   const void *key = nullptr;
   std::chrono::steady_clock::time_point start;
 };

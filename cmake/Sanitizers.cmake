@@ -1,0 +1,12 @@
+# LOWERTRACE_SANITIZE=address,undefined (presets asan) or thread (preset tsan):
+# every target of the tree is instrumented. UBSan reports are made fatal so
+# that a test with undefined behaviour fails instead of printing and passing.
+if(LOWERTRACE_SANITIZE)
+  set(LT_SAN_FLAGS -fsanitize=${LOWERTRACE_SANITIZE} -fno-omit-frame-pointer -g)
+  if(LOWERTRACE_SANITIZE MATCHES "undefined")
+    list(APPEND LT_SAN_FLAGS -fno-sanitize-recover=undefined)
+  endif()
+  add_compile_options(${LT_SAN_FLAGS})
+  add_link_options(-fsanitize=${LOWERTRACE_SANITIZE})
+  message(STATUS "lowertrace: sanitizers ${LOWERTRACE_SANITIZE}")
+endif()
