@@ -6,6 +6,7 @@
 // stay its own.
 #include "capture/dump/splitter.h"
 #include "command.h"
+#include "run_python.h"
 #include "lowertrace/config.h"
 #include "lowertrace/dump.h"
 #include "util/fs.h"
@@ -31,10 +32,13 @@ using namespace lowertrace;
 
 constexpr const char *kUsage =
     "usage: lowertrace run [--mode html|terminal|both] [--dir TRACE_DIR] [--keep]\n"
-    "                      [--as triton|mlir|llvm|clang] -- <command> [args...]\n"
+    "                      [--as triton|triton-dumps|mlir|llvm|clang] -- <command> [args...]\n"
     "\n"
     "Runs the command with its compiler's IR dumps switched on and imports them:\n"
-    "  python (Triton)   MLIR_ENABLE_DUMP=1 MLIR_DUMP_PATH LLVM_IR_ENABLE_DUMP=1\n"
+    "  python (Triton)   with the Python package installed: TL_LOWER_TRACE=<mode> and\n"
+    "                    TL_LOWER_TRACE_DIR, as `TL_LOWER_TRACE=1 python ...` (one run per\n"
+    "                    compiled variant, workers and threads included); without it, or\n"
+    "                    with --as triton-dumps: MLIR_ENABLE_DUMP=1 MLIR_DUMP_PATH LLVM_IR_ENABLE_DUMP=1\n"
     "                    TRITON_KERNEL_DUMP=1 TRITON_DUMP_DIR TRITON_ALWAYS_COMPILE=1\n"
     "                    (one run per kernel, ttir -> ttgir -> llir -> LLVM -> MIR -> PTX)\n"
     "  *mlir*-opt, *-opt --mlir-print-ir-before-all --mlir-print-ir-after-all\n"
@@ -229,8 +233,14 @@ int run_run(int argc, char **argv) {
   }
   if (!dir.empty()) cfg.trace_dir = dir;
 
-  Kind kind = as == "triton" ? Kind::Triton : as == "mlir" ? Kind::Mlir : as == "llvm" ? Kind::Llvm
+  Kind kind = as == "triton" || as == "triton-dumps" ? Kind::Triton : as == "mlir" ? Kind::Mlir : as == "llvm" ? Kind::Llvm
               : as == "clang" ? Kind::Clang : guess_kind(cmd);
+  // Python: the package's start-up hook traces each compile in process.
+  if (kind == Kind::Triton && as != "triton-dumps") {
+    if (cli::python_package_available(cmd)) return cli::run_python(cmd, cfg);
+    util::info("run: the lowertrace Python package is not installed for " + cmd[0] +
+               " (pip install <lowertrace>/python gives one trace per kernel variant); using Triton's dump switches");
+  }
   char tmpl[] = "/tmp/lowertrace-run-XXXXXX";
   if (!mkdtemp(tmpl)) {
     util::warn(std::string("run: cannot create a capture folder: ") + std::strerror(errno));
