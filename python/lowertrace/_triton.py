@@ -84,7 +84,9 @@ def _private_cache(knobs):
         d = tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=base)
         os.environ[_ENV_CACHE] = d
         _own_cache = (d, os.getpid())
-        atexit.register(lambda: os.getpid() == _own_cache[1] and shutil.rmtree(_own_cache[0], True))
+        # LOWERTRACE_KEEP_TRITON_CACHE=1 keeps it (the device validation counts what landed there).
+        if os.environ.get("LOWERTRACE_KEEP_TRITON_CACHE") != "1":
+            atexit.register(lambda: os.getpid() == _own_cache[1] and shutil.rmtree(_own_cache[0], True))
     knobs.cache.dir = d
 
 
