@@ -35,7 +35,7 @@ setup(
     name="lowertrace",
     version="0.1.0",
     description="Per-pass IR traces of Triton kernels (and MLIR/LLVM compiles), backed by the lowertrace engine",
-    packages=["lowertrace"],
+    packages=["lowertrace", "lowertrace._frontend"],
     py_modules=["_lowertrace_boot"],
     python_requires=">=3.8",
     cmdclass={"build_py": BuildPy},

@@ -31,6 +31,9 @@ def one(kind, i):
         rc = subprocess.call([sys.executable, os.path.join(here, "cases.py"), case], env=env, stdout=out, stderr=err)
         dt = time.perf_counter() - t0
     assert rc == 0, (kind, rc, open(f"{work}/{kind}_{i}.err").read()[-2000:])
+    if kind == "traced":  # a traced run that traced nothing would be a false figure
+        idx = [d for d in os.listdir(f"{work}/trace_{i}") if os.path.exists(f"{work}/trace_{i}/{d}/index.html")]
+        assert idx, open(f"{work}/{kind}_{i}.err").read()[-2000:]
     inner = open(f"{work}/{kind}_{i}.out").read().strip().splitlines()
     return dt, inner[-1] if inner else ""
 

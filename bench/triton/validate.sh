@@ -9,6 +9,7 @@ R=$(cd "$(dirname "$0")/../.." && pwd)
 B=$R/bench/triton
 CHECK="python3 $R/tests/data/python/check_trace.py"
 cd "$OUT"
+exec > >(tee "$OUT/validate.txt") 2>&1
 log() { echo "== $*"; }
 
 # Install: pip install ./python, else the files pip would install.
@@ -18,8 +19,7 @@ if LOWERTRACE_LIB=$LIBDIR/liblowertrace_c.so python3 -m pip install -q --no-deps
 else
   log "pip install failed ($(tail -1 pip.log)); copying into site-packages"
   site=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-  cp -r "$OUT/pysrc/lowertrace" "$OUT/pysrc/_lowertrace_boot.py" "$OUT/pysrc/lowertrace.pth" "$site/"
-  mkdir -p "$site/lowertrace/lib" && cp "$LIBDIR"/*.so* "$site/lowertrace/lib/"
+  (cd "$OUT/pysrc" && LOWERTRACE_LIB=$LIBDIR/liblowertrace_c.so python3 setup.py -q build_py -d "$site")
 fi
 python3 -c 'import lowertrace, _lowertrace_boot; print("installed:", lowertrace.__file__)'
 export TORCHINDUCTOR_FORCE_DISABLE_CACHES=1

@@ -49,10 +49,15 @@ _own_cache = None
 
 
 def _say(line):
-    try:
-        os.write(2, (PREFIX + line + "\n").encode())
-    except OSError:
-        pass
+    """One line to the user's stderr, also while a compile owns fd 2."""
+    data = (PREFIX + line + "\n").encode()
+    cap = _active
+    for fd in ((cap.saved_fd,) if cap is not None and cap.open else ()) + (2,):
+        try:
+            os.write(fd, data)
+            return
+        except OSError:
+            continue
 
 
 def _enabled():

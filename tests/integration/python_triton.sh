@@ -25,10 +25,10 @@ if python3 -m pip --version > /dev/null 2>&1 && python3 -c "import setuptools, w
   LOWERTRACE_LIB=$LIB python3 -m pip install -q --user --no-deps --no-build-isolation --no-index \
     --break-system-packages "$work/src" > "$work/pip.log" 2>&1 || { cat "$work/pip.log"; bad "pip install failed"; }
 else
-  echo "note: no pip/setuptools/wheel here; installing the files pip would install"
-  mkdir -p "$site/lowertrace/lib"
-  cp -r "$work/src/lowertrace" "$work/src/_lowertrace_boot.py" "$work/src/lowertrace.pth" "$site/"
-  cp "$LIB" "$site/lowertrace/lib/"
+  # No wheel module (pip cannot build): setup.py itself puts the same files in place.
+  echo "note: no pip/wheel here; installing with setup.py build_py"
+  (cd "$work/src" && LOWERTRACE_LIB=$LIB python3 setup.py -q build_py -d "$site") > "$work/pip.log" 2>&1 \
+    || { cat "$work/pip.log"; bad "setup.py build_py failed"; }
 fi
 [ -f "$site/lowertrace.pth" ] || bad "lowertrace.pth not in the user site $site"
 [ -f "$site/lowertrace/lib/liblowertrace_c.so" ] || bad "the library was not installed with the package"
