@@ -62,7 +62,7 @@ $CHECK "$OUT/tune" > tune.sum; grep '^variant' tune.sum | cut -d' ' -f2-4,6-
 log "torch.compile model (Linear, LayerNorm, GELU, Linear, softmax)"
 t0=$(date +%s.%N)
 TL_LOWER_TRACE=1 TL_LOWER_TRACE_DIR=$OUT/model LOWERTRACE_KEEP_TRITON_CACHE=1 python3 "$B/cases.py" model > model.out 2> model.err
-echo "rc=$? wall $(echo "$(date +%s.%N) - $t0" | bc) s"; cat model.out
+echo "rc=$? wall $(python3 -c "import time; print(round(time.time() - $t0, 1))") s"; cat model.out
 grep -c WARNING model.err | sed 's/^/warnings: /'; grep WARNING model.err | head -5
 grep -c 'one at a time' model.err | sed 's/^/serialisation notices: /'
 $CHECK "$OUT/model" > model.sum

@@ -43,12 +43,16 @@ char *lt_config_json(void);
  * {"error": "..."}. */
 char *lt_read_run_json(const char *path);
 
-/* One Triton compile captured in process, imported as one run (one variant).
- * `request` (JSON): {"kernel", "variant", "dump_file", "stage_dir",
- * "input", "describe": {...}, "error"}; the answer: {"source": PTX to compile,
- * "run_dir", "records", "dumps", "tag", "working_copy", "index",
- * "warnings": [...]} (capture/triton/compile_import.h). */
-char *lt_triton_import_json(const char *request);
+/* One Triton compile captured in process, imported as one run (one variant)
+ * while it is being written (capture/triton/compile_import.h).
+ * lt_triton_begin(request): request (JSON) = {"kernel", "variant",
+ * "dump_file" (must exist), "stage_dir", "input", "describe": {...}}; returns
+ * a handle, or NULL (a warning was printed). lt_triton_end(handle, error)
+ * finishes it (error: the compile's exception or ""), frees the handle and
+ * answers {"source": the PTX to compile, "" = Triton's own; "edited",
+ * "run_dir", "working_copy", "index", "dumps", "records", "warnings": [...]}. */
+void *lt_triton_begin(const char *request);
+char *lt_triton_end(void *handle, const char *error);
 
 void lt_free(char *p);
 

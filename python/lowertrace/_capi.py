@@ -43,10 +43,11 @@ def lib():
         l.lt_enable.restype = None
         for f in ("lt_disable", "lt_reset"):
             getattr(l, f).restype = None
-        for f in ("lt_config_json", "lt_read_run_json", "lt_triton_import_json"):
+        for f in ("lt_config_json", "lt_read_run_json", "lt_triton_end", "lt_triton_begin"):
             getattr(l, f).restype = ctypes.c_void_p
         l.lt_read_run_json.argtypes = [ctypes.c_char_p]
-        l.lt_triton_import_json.argtypes = [ctypes.c_char_p]
+        l.lt_triton_begin.argtypes = [ctypes.c_char_p]
+        l.lt_triton_end.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
         l.lt_free.argtypes = [ctypes.c_void_p]
         l.lt_free.restype = None
         _lib = l

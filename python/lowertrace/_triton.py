@@ -135,6 +135,16 @@ class _Capture:
                                           errors="backslashreplace")
             self.open = True
             _active = self
+            # The engine follows the file from now on (import overlaps the compile).
+            from . import _capi
+            req = {"kernel": self.kernel, "variant": self.variant, "dump_file": self.dump_file,
+                   "stage_dir": os.path.join(self.dir, "stage"), "describe": self.describe,
+                   "input": f"{self.kernel} [{_short(self.describe)}]"}
+            try:
+                self.handle = _capi.lib().lt_triton_begin(json.dumps(req).encode())
+            except Exception as e:
+                self.handle = None
+                _say(f"WARNING: tracing {self.kernel} not started: {e}")
         except BaseException:
             _lock.release()
             raise
@@ -175,11 +185,12 @@ class _Capture:
         """Ends the capture, imports it; returns the PTX to compile or None."""
         self.release()
         from . import _capi
-        req = {"kernel": self.kernel, "variant": self.variant, "dump_file": self.dump_file,
-               "stage_dir": os.path.join(self.dir, "stage"), "describe": self.describe, "error": error,
-               "input": f"{self.kernel} [{_short(self.describe)}]"}
+        if not self.handle:
+            shutil.rmtree(self.dir, True)
+            return None
         try:
-            a = _capi.call_json("lt_triton_import_json", json.dumps(req))
+            a = _capi.call_json("lt_triton_end", self.handle, error)
+            self.handle = None
         except Exception as e:
             _say(f"WARNING: tracing {self.kernel} failed: {e}")
             return None

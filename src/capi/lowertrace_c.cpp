@@ -118,7 +118,7 @@ LT_API char *lt_read_run_json(const char *path) {
   }
 }
 
-LT_API char *lt_triton_import_json(const char *request) {
+LT_API void *lt_triton_begin(const char *request) {
   try {
     json q = json::parse(str(request));
     lowertrace::triton::CompileCapture c;
@@ -127,9 +127,20 @@ LT_API char *lt_triton_import_json(const char *request) {
     c.dump_file = q.value("dump_file", "");
     c.stage_dir = q.value("stage_dir", "");
     c.input = q.value("input", "");
-    c.error = q.value("error", "");
     if (q.contains("describe")) c.describe_json = q["describe"].dump();
-    auto o = lowertrace::triton::import_compile(c, lowertrace::current_config());
+    return new lowertrace::triton::CompileImport(std::move(c), lowertrace::current_config());
+  } catch (const std::exception &e) {
+    lowertrace::util::warn(std::string("triton capture not started: ") + e.what());
+    return nullptr;
+  }
+}
+
+LT_API char *lt_triton_end(void *handle, const char *error) {
+  if (!handle) return error_json("triton capture was not started");
+  auto *imp = static_cast<lowertrace::triton::CompileImport *>(handle);
+  try {
+    auto o = imp->finish(str(error));
+    delete imp;
     json a;
     a["source"] = o.source;
     a["edited"] = o.edited;

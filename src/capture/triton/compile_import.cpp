@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -19,15 +22,16 @@ namespace {
 // What the importer learns about the run, shared with the target it owns.
 struct Seen {
   std::string run_dir, script_dir, run_id, working_copy;
+  std::string error;  // the compile's exception, known at the end
 };
 
 // Forwards to a Session target; names the working copy after the variant
 // (codegen.<kernel>.<variant>.ptx) and records where the run lives.
 class VariantTarget final : public dump::Target {
 public:
-  VariantTarget(std::unique_ptr<Session> s, std::string variant_kernel, std::string error, Seen *seen)
+  VariantTarget(std::unique_ptr<Session> s, std::string variant_kernel, Seen *seen)
       : session_(s.get()), inner_(dump::make_session_target(std::move(s))),
-        variant_kernel_(std::move(variant_kernel)), error_(std::move(error)), seen_(seen) {
+        variant_kernel_(std::move(variant_kernel)), seen_(seen) {
     seen_->run_dir = session_->run().run_dir;
     seen_->script_dir = session_->run().script_dir;
     seen_->run_id = session_->run().run_id;
@@ -51,12 +55,12 @@ public:
       if (r.phase == "codegen") seen_->working_copy = r.detail;
     return out;
   }
-  void finish(std::string_view error) override { inner_->finish(error.empty() ? std::string_view(error_) : error); }
+  void finish(std::string_view error) override { inner_->finish(error.empty() ? std::string_view(seen_->error) : error); }
 
 private:
   Session *session_;  // owned by inner_
   std::unique_ptr<dump::Target> inner_;
-  std::string variant_kernel_, error_;
+  std::string variant_kernel_;
   Seen *seen_;
 };
 
@@ -74,19 +78,50 @@ void echo_diagnostics(const std::string &path) {
 
 }  // namespace
 
-CompileOutcome import_compile(const CompileCapture &c, const Config &cfg) {
-  CompileOutcome out;
-  echo_diagnostics(c.dump_file);
+struct CompileImport::Impl {
+  CompileCapture c;
+  Config cfg;
   Seen seen;
+  std::vector<std::string> warnings;
+  bool made = false;
+  std::unique_ptr<dump::Importer> imp;
+  std::atomic<bool> done{false};
+  std::thread reader;
+  bool finished = false;
+
+  // Follows the capture file as the compile writes it.
+  void follow() {
+    std::FILE *f = std::fopen(c.dump_file.c_str(), "rb");
+    if (!f) {
+      warnings.push_back("cannot read the capture " + c.dump_file);
+      return;
+    }
+    std::string buf(1 << 20, '\0');
+    for (;;) {
+      bool last = done.load(std::memory_order_acquire);  // read before the final pass
+      std::size_t n;
+      while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) imp->feed(std::string_view(buf.data(), n));
+      if (last) break;
+      std::clearerr(f);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    std::fclose(f);
+    imp->end_input();
+  }
+};
+
+CompileImport::CompileImport(CompileCapture c, Config cfg) : impl_(std::make_unique<Impl>()) {
+  Impl &m = *impl_;
+  m.c = std::move(c);
+  m.cfg = std::move(cfg);
   dump::ImportOptions opts;
   opts.format = dump::Format::Triton;
-  opts.stage_dir = c.stage_dir;
-  std::string vk = c.kernel + "." + c.variant;
-  bool made = false;
-  dump::TargetFactory factory = [&](const dump::Compilation &) -> std::unique_ptr<dump::Target> {
+  opts.stage_dir = m.c.stage_dir;
+  std::string vk = m.c.kernel + "." + m.c.variant;
+  dump::TargetFactory factory = [&m, vk](const dump::Compilation &) -> std::unique_ptr<dump::Target> {
     SessionOptions so;
-    so.script = c.kernel;
-    so.input = c.input;
+    so.script = m.c.kernel;
+    so.input = m.c.input;
     so.tool = "lowertrace (Python, Triton hooks)";
     so.live_report = false;
     so.batch_console = true;
@@ -94,34 +129,50 @@ CompileOutcome import_compile(const CompileCapture &c, const Config &cfg) {
     so.release_texts = true;
     // One capture is one compile; should the importer see more, they still
     // go to this variant's folder, each as a run of its own.
-    if (made) out.warnings.push_back("one Triton compile produced more than one pass sequence");
-    made = true;
-    return std::make_unique<VariantTarget>(std::make_unique<Session>(so, cfg), vk, c.error, &seen);
+    if (m.made) m.warnings.push_back("one Triton compile produced more than one pass sequence");
+    m.made = true;
+    return std::make_unique<VariantTarget>(std::make_unique<Session>(so, m.cfg), vk, &m.seen);
   };
-  dump::Importer imp(opts, factory);
-  if (std::string err = imp.feed_file(c.dump_file); !err.empty()) out.warnings.push_back("import: " + err);
-  dump::ImportResult r = imp.finish();
+  m.imp = std::make_unique<dump::Importer>(opts, factory);
+  m.reader = std::thread([&m] { m.follow(); });
+}
+
+CompileImport::~CompileImport() {
+  if (!impl_->finished) finish({});
+}
+
+CompileOutcome CompileImport::finish(const std::string &error) {
+  Impl &m = *impl_;
+  CompileOutcome out;
+  if (m.finished) return out;
+  m.finished = true;
+  m.done.store(true, std::memory_order_release);
+  if (m.reader.joinable()) m.reader.join();
+  echo_diagnostics(m.c.dump_file);
+  m.seen.error = error;
+  dump::ImportResult r = m.imp->finish();
   out.dumps = r.dumps;
   out.records = r.records;
+  out.warnings = std::move(m.warnings);
   for (auto &w : r.warnings) out.warnings.push_back(w);
   for (const auto &cg : r.codegens) {
     out.edited = cg.source != cg.lowered;
     if (out.edited) out.source = cg.source;
   }
-  out.run_dir = seen.run_dir;
-  out.working_copy = seen.working_copy;
-  if (!seen.script_dir.empty()) {
+  out.run_dir = m.seen.run_dir;
+  out.working_copy = m.seen.working_copy;
+  if (!m.seen.script_dir.empty()) {
     nlohmann::json v;
-    v["kernel"] = c.kernel;
-    v["variant"] = c.variant;
-    v["describe"] = nlohmann::json::parse(c.describe_json, nullptr, false);
+    v["kernel"] = m.c.kernel;
+    v["variant"] = m.c.variant;
+    v["describe"] = nlohmann::json::parse(m.c.describe_json, nullptr, false);
     if (v["describe"].is_discarded()) v["describe"] = nlohmann::json::object();
-    v["run_id"] = seen.run_id;
-    v["working_copy"] = std::filesystem::path(seen.working_copy).filename().string();
+    v["run_id"] = m.seen.run_id;
+    v["working_copy"] = std::filesystem::path(m.seen.working_copy).filename().string();
     v["records"] = r.records;
-    v["error"] = c.error;
+    v["error"] = error;
     v["edited"] = out.edited;
-    out.index_html = report::record_variant(seen.script_dir, c.variant, v.dump());
+    out.index_html = report::record_variant(m.seen.script_dir, m.c.variant, v.dump());
   }
   return out;
 }

@@ -15,6 +15,7 @@
 
 #include "lowertrace/config.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,6 @@ struct CompileCapture {
   std::string stage_dir;   // <dir>/<hash>/<kernel>.{ttir,ttgir,llir,ptx}
   std::string input;       // what the report says was traced
   std::string describe_json = "{}";  // what distinguishes the variant (shown in the index)
-  std::string error;       // the exception the compile raised, "" if none
 };
 
 struct CompileOutcome {
@@ -38,9 +38,26 @@ struct CompileOutcome {
   std::vector<std::string> warnings;
 };
 
-// Imports one capture into a run of `cfg` and updates the kernel's variant
-// index. Diagnostics in the capture ("x.py:3:4: error: ...") are echoed to
-// stderr: they were the user's to see.
-CompileOutcome import_compile(const CompileCapture &c, const Config &cfg);
+// Imports one capture into a run of `cfg` while the compile is still
+// writing it: a thread follows dump_file from the start, so parsing, diffing
+// and raw files overlap with Triton printing its dumps (the compile itself
+// runs on other cores), and only the tail and the report are left when the
+// compile ends. Diagnostics in the capture ("x.py:3:4: error: ...") are
+// echoed to stderr at the end: they were the user's to see.
+class CompileImport {
+public:
+  CompileImport(CompileCapture c, Config cfg);  // dump_file must exist
+  ~CompileImport();                             // finish() if not called
+  CompileImport(const CompileImport &) = delete;
+  CompileImport &operator=(const CompileImport &) = delete;
+  // The compile ended (its stage files are written): imports the rest,
+  // ends the run and updates the kernel's variant index. `error`: the
+  // exception the compile raised, "" if none. Call once.
+  CompileOutcome finish(const std::string &error);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace lowertrace::triton

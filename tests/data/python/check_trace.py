@@ -19,7 +19,7 @@ for k in sorted(os.listdir(root)):
         d = dict(v["describe"])
         d.pop("hash", None)
         print("variant", k, v["variant"], len(run.records), v["error"] or "-", json.dumps(d, sort_keys=True))
-        seq = ",".join(f"{r.phase}/{r.name}" for r in run.records)
+        seq = ",".join(f"{r.phase}/{r.name}".replace(" ", "_").replace(",", ";") for r in run.records)
         print("seq", k, v["variant"], seq)
         st = {r.status for r in run.records}
         assert st <= {lowertrace.STATUS_COMPLETED, lowertrace.STATUS_FAILED, lowertrace.STATUS_SKIPPED,
