@@ -3,6 +3,8 @@
   untraced      python3 cases.py attention
   triton-dumps  MLIR_ENABLE_DUMP=1 LLVM_IR_ENABLE_DUMP=1 MLIR_DUMP_PATH=<file>, stderr to a file
                 (Triton's own dumps written to files)
+  dumps-stderr  the same switches without MLIR_DUMP_PATH: every dump on stderr (to a file), which is
+                what the traced run has Triton print (without importing it)
   traced        TL_LOWER_TRACE=1 (the lowertrace package's start-up hook), stderr to a file
 Usage: python3 bench.py [N] [case]   (default 3 attention)"""
 import os
@@ -24,6 +26,8 @@ def one(kind, i):
     env["TRITON_CACHE_DIR"] = tempfile.mkdtemp(dir=work)
     if kind == "triton-dumps":
         env.update(MLIR_ENABLE_DUMP="1", LLVM_IR_ENABLE_DUMP="1", MLIR_DUMP_PATH=f"{work}/mlir_{i}.txt")
+    elif kind == "dumps-stderr":  # the dumps the traced run makes Triton print: all to fd 2, no import
+        env.update(MLIR_ENABLE_DUMP="1", LLVM_IR_ENABLE_DUMP="1")
     elif kind == "traced":
         env.update(TL_LOWER_TRACE="1", TL_LOWER_TRACE_DIR=f"{work}/trace_{i}")
     with open(f"{work}/{kind}_{i}.err", "wb") as err, open(f"{work}/{kind}_{i}.out", "wb") as out:
@@ -38,7 +42,7 @@ def one(kind, i):
     return dt, inner[-1] if inner else ""
 
 
-kinds = ["untraced", "triton-dumps", "traced"]
+kinds = ["untraced", "triton-dumps", "dumps-stderr", "traced"]
 best = {k: None for k in kinds}
 for i in range(N):
     for k in kinds:  # interleaved, so drift hits all kinds alike
