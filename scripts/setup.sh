@@ -14,7 +14,7 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libdeflate-dev libzstd-dev zlib1g-dev
       libgtest-dev libbenchmark-dev)
 if [ "$what" = test ]; then
-  pkgs+=(chromium diffutils patch strace)
+  pkgs+=(chromium diffutils patch strace python3-pip)  # python3-pip: `pip install ./python` in it.python_triton
   command -v node >/dev/null || pkgs+=(nodejs npm)
 fi
 missing=()

@@ -83,6 +83,9 @@ public:
                  Snapshot after_failure = nullptr);
   // A pass that did not run (e.g. filtered or skipped by the pass manager).
   int skipped_pass(std::string_view name, Snapshot at, std::string_view reason = {});
+  // The innermost open pass `index` turned out not to run (a legacy pass asks
+  // the pass gate only once it has started): it ends as skipped, on its before-text.
+  void skip_open_pass(int index, std::string_view reason);
   // Extra facts for a record still open or just finished.
   void annotate(int index, std::string_view anchor, std::string_view detail = {});
 

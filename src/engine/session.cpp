@@ -246,6 +246,19 @@ int Session::skipped_pass(std::string_view name, Snapshot at, std::string_view r
   return idx;
 }
 
+void Session::skip_open_pass(int index, std::string_view reason) {
+  if (index < 0 || !enabled()) return;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (stack_.empty() || stack_.back() != index) return;
+  stack_.pop_back();
+  LowerRecord &r = *recs_[index];
+  r.after = r.before;
+  r.status = std::string(STATUS_SKIPPED);
+  r.detail = std::string(reason);
+  r.wall_ms = elapsed_ms(index);
+  deliver(index);
+}
+
 void Session::annotate(int index, std::string_view anchor, std::string_view detail) {
   if (index < 0 || !enabled()) return;
   std::lock_guard<std::recursive_mutex> lock(mu_);

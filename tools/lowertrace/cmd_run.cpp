@@ -10,6 +10,7 @@
 #include "command.h"
 #include "manual.h"
 #include "run_inprocess.h"
+#include "run_python.h"
 #include "run_spawn.h"
 #include "lowertrace/config.h"
 #include "lowertrace/dump.h"
@@ -35,13 +36,16 @@ namespace run = lowertrace::cli::run;
 
 constexpr const char *kUsage =
     "usage: lowertrace run [--mode html|terminal|both] [--dir TRACE_DIR] [--keep]\n"
-    "                      [--as triton|mlir|llvm|clang] -- <command> [args...]\n"
+    "                      [--as triton|triton-dumps|mlir|llvm|clang] -- <command> [args...]\n"
     "\n"
     "Runs the command and traces its passes:\n"
     "  clang, clang++    in process: -fpass-plugin=<lib>/liblowertrace-llvm.so\n"
     "  opt               in process: -load-pass-plugin=<lib>/liblowertrace-llvm.so\n"
     "  mlir-opt-22       in process: Debian's mlir-opt-22 runs as lowertrace-opt\n"
-    "  python (Triton)   MLIR_ENABLE_DUMP=1 MLIR_DUMP_PATH LLVM_IR_ENABLE_DUMP=1\n"
+    "  python (Triton)   with the Python package installed: TL_LOWER_TRACE=<mode> and\n"
+    "                    TL_LOWER_TRACE_DIR, as `TL_LOWER_TRACE=1 python ...` (one run per\n"
+    "                    compiled variant, workers and threads included); without it, or\n"
+    "                    with --as triton-dumps: MLIR_ENABLE_DUMP=1 MLIR_DUMP_PATH LLVM_IR_ENABLE_DUMP=1\n"
     "                    TRITON_KERNEL_DUMP=1 TRITON_DUMP_DIR TRITON_ALWAYS_COMPILE=1\n"
     "                    (one run per kernel, ttir -> ttgir -> llir -> LLVM -> MIR -> PTX)\n"
     "  other *-opt       --mlir-print-ir-before-all --mlir-print-ir-after-all\n"
@@ -174,8 +178,14 @@ int run_run(int argc, char **argv) {
   }
   if (!dir.empty()) cfg.trace_dir = dir;
 
-  Kind kind = as == "triton" ? Kind::Triton : as == "mlir" ? Kind::Mlir : as == "llvm" ? Kind::Llvm
+  Kind kind = as == "triton" || as == "triton-dumps" ? Kind::Triton : as == "mlir" ? Kind::Mlir : as == "llvm" ? Kind::Llvm
               : as == "clang" ? Kind::Clang : guess_kind(cmd);
+  // Python: the package's start-up hook traces each compile in process.
+  if (kind == Kind::Triton && as != "triton-dumps") {
+    if (cli::python_package_available(cmd)) return cli::run_python(cmd, cfg);
+    util::info("run: the lowertrace Python package is not installed for " + cmd[0] +
+               " (pip install <lowertrace>/python gives one trace per kernel variant); using Triton's dump switches");
+  }
   char tmpl[] = "/tmp/lowertrace-run-XXXXXX";
   if (!mkdtemp(tmpl)) {
     util::warn(std::string("run: cannot create a capture folder: ") + std::strerror(errno));

@@ -31,11 +31,14 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 
 Tracer::Tracer() : cfg_(current_config()) {}
 
+Tracer::Tracer(Session &session)
+    : cfg_(session.config()), session_(std::shared_ptr<Session>(), &session), owns_session_(false) {}
+
 Tracer::~Tracer() {
   guarded("finish", [&] {
     std::lock_guard<std::mutex> g(mu_);
     phase_.reset();
-    if (session_) session_->finish(open_.empty() ? "" : "pass did not complete");
+    if (session_ && owns_session_) session_->finish(open_.empty() ? "" : "pass did not complete");
     session_.reset();
   });
 }
@@ -93,7 +96,7 @@ Session *Tracer::session_for(const llvm::Any &ir) {
     opts.input = src;
   }
   opts.tool = "llvm-plugin";
-  session_ = std::make_unique<Session>(std::move(opts), cfg_);
+  session_ = std::make_shared<Session>(std::move(opts), cfg_);
   phase_.emplace(session_->phase("llvm"));
   return session_.get();
 }

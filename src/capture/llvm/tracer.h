@@ -30,7 +30,10 @@ namespace lowertrace::llvm_capture {
 class Tracer {
 public:
   Tracer();
-  ~Tracer();  // finishes the session: trace.json and the report get written here
+  // Records into `session` (in its current phase) instead of a session of its
+  // own, which it does not finish: the MLIR codegen step's LLVM optimiser.
+  explicit Tracer(Session &session);
+  ~Tracer();  // finishes its own session: trace.json and the report get written here
   static Tracer &instance();
 
   bool enabled() const { return cfg_.enabled(); }
@@ -51,7 +54,8 @@ private:
 
   Config cfg_;
   std::mutex mu_;
-  std::unique_ptr<Session> session_;
+  std::shared_ptr<Session> session_;
+  bool owns_session_ = true;
   std::optional<Session::PhaseScope> phase_;
   std::vector<struct OpenPass> open_;
 
