@@ -112,6 +112,15 @@ same link "$CLANG" main.o other.o -o prog
 [ -s link.sum ] && bad "link: a link-only run made records"
 [ -x prog ] || bad "link: no program linked"
 
+# clang++ (a C++ driver name) goes the same way.
+cat > tiny.cpp <<'CXX'
+template <class T> T sq(T x) { return x * x; }
+struct S { virtual ~S() = default; virtual int f() const { return sq(3); } };
+int use(const S &s) { return s.f() + sq(2); }
+CXX
+same clangxx "${CLANG/clang/clang++}" -O1 -Wall -c tiny.cpp -o tiny.o
+grep -q $'\tllvm\t' clangxx.sum || bad "clangxx: no LLVM pass records"
+
 # -### runs nothing and prints the jobs: they must not show an added flag.
 same clangdry "$CLANG" -### -O2 -c warn.c
 
