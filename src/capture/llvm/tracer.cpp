@@ -112,6 +112,10 @@ Session *Tracer::session_for(const llvm::Any &ir) {
     opts.input = src;
   }
   opts.tool = "llvm-plugin";
+  // Tens of thousands of records, most of them no-ops: one raw file per
+  // distinct text, and live report chunks batched.
+  opts.raw_file_per_text = true;
+  opts.live_chunk_ms = 250;
   session_ = std::make_unique<Session>(std::move(opts), cfg_);
   phase_.emplace(session_->phase("llvm"));
   return session_.get();
