@@ -52,10 +52,16 @@ template <class T> std::uint64_t raw(const T &v) {
 
 class Walker {
 public:
-  explicit Walker(Hasher &h) : h_(h) {}
+  // `context`, when given, receives what the walked function contributes to
+  // other units' prints (see fingerprint.h).
+  explicit Walker(Hasher &h, Hasher *context = nullptr) : h_(h), ctx_(context) {}
 
   void function(const llvm::Function &f) {
     locals_.clear();
+    if (ctx_) {
+      ctx_->add(f.hasName() ? 1 : 2);
+      ctx_->add(raw(f.getAttributes().getFnAttrs()));
+    }
     h_.add(kFunction);
     global_header(f);
     h_.add(static_cast<std::uint64_t>(f.getCallingConv()));
@@ -147,9 +153,13 @@ public:
   }
 
 private:
-  // Only a module print shows node definitions; a function walk skips this.
+  // A node the printer numbers (SlotTracker's slots). A module print shows
+  // their definitions; other units' numbers depend on the order in which
+  // functions mention them first (repeats number nothing).
   void root(const llvm::MDNode *n) {
-    if (collect_roots_ && n) roots_.push_back(n);
+    if (!n) return;
+    if (collect_roots_) roots_.push_back(n);
+    if (ctx_ && !llvm::isa<llvm::DIExpression>(n) && ctx_seen_.insert(n).second) ctx_->add(n);
   }
 
   std::uint64_t local(const llvm::Value *v) {
@@ -378,6 +388,7 @@ private:
     if (const auto *v = dyn_cast<DbgVariableRecord>(&r)) {
       h_.add(static_cast<std::uint64_t>(v->getType()));
       metadata(v->getRawLocation());
+      root(llvm::dyn_cast_or_null<MDNode>(v->getRawLocation()));
       metadata(v->getRawVariable());
       metadata(v->getRawExpression());
       if (v->isDbgAssign()) {
@@ -400,13 +411,41 @@ private:
   // Nodes the walk met, for a module's metadata definitions.
   std::vector<const llvm::MDNode *> roots_;
   bool collect_roots_ = false;
+  Hasher *ctx_;
+  llvm::SmallPtrSet<const llvm::MDNode *, 16> ctx_seen_;
 };
 
 }  // namespace
 
-Fingerprint fingerprint(const llvm::Function &f) {
+Fingerprint fingerprint(const llvm::Function &f, Fingerprint *context) {
+  Hasher h, c;
+  Walker(h, context ? &c : nullptr).function(f);
+  if (context) *context = c.fingerprint();
+  return h.fingerprint();
+}
+
+Fingerprint module_context(const llvm::Module &m) {
+  // Mirrors what SlotTracker::processModule numbers besides function bodies.
   Hasher h;
-  Walker(h).function(f);
+  for (const llvm::GlobalVariable &g : m.globals()) {
+    h.add(&g);
+    h.add(g.hasName() ? 1 : 2);
+    h.add(raw(g.getAttributes()));
+    if (g.hasMetadata()) {
+      llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 4> mds;
+      g.getAllMetadata(mds);
+      for (const auto &[kind, node] : mds) h.add(node);
+    }
+  }
+  for (const llvm::GlobalAlias &a : m.aliases()) h.add(a.hasName() ? &a : nullptr);
+  for (const llvm::GlobalIFunc &i : m.ifuncs()) h.add(i.hasName() ? &i : nullptr);
+  for (const llvm::NamedMDNode &n : m.named_metadata())
+    for (const llvm::MDNode *op : n.operands()) h.add(op);
+  for (const llvm::Function &f : m) {
+    h.add(&f);
+    h.add(f.hasName() ? 1 : 2);
+    h.add(raw(f.getAttributes().getFnAttrs()));
+  }
   return h.fingerprint();
 }
 

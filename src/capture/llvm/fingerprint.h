@@ -25,7 +25,7 @@
 // are uniqued per LLVMContext and never freed before it. Metadata nodes
 // referenced from a function print as numbers (!7), so a function's hash
 // takes their identity; what numbers they get depends on the whole module,
-// which the tracer handles (any change anywhere makes other cached prints stale).
+// which the tracer tracks with the `context` hashes below.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +43,19 @@ struct Fingerprint {
 };
 
 // The function as `os << F` / Function::print shows it (header and body).
-Fingerprint fingerprint(const llvm::Function &f);
+// `context`, if not null, gets a hash of what the function contributes to
+// other units' prints: whether it is named (unnamed ones are numbered), its
+// function attribute set (attribute groups are numbered module-wide) and the
+// metadata nodes it numbers, each at its first mention (printing any function
+// numbers every function's metadata, in module order). A pass that changes a
+// function but not this leaves every other unit's print as it was.
+Fingerprint fingerprint(const llvm::Function &f, Fingerprint *context = nullptr);
+
+// The rest of what other units' prints depend on: the function list (order,
+// names, attribute sets), globals (attributes, metadata, unnamed ones),
+// aliases, ifuncs and named metadata. Linear in globals and functions, not
+// in instructions.
+Fingerprint module_context(const llvm::Module &m);
 
 // The module as Module::print shows it, metadata definitions included.
 Fingerprint fingerprint(const llvm::Module &m);

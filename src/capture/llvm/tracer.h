@@ -7,6 +7,7 @@
 #pragma once
 
 #include "fingerprint.h"
+#include "ir_unit.h"
 #include "lowertrace/session.h"
 
 #include <chrono>
@@ -20,12 +21,18 @@
 
 namespace llvm {
 class Any;
+class Module;
 class PassInstrumentationCallbacks;
 class PreservedAnalyses;
 class StringRef;
 }  // namespace llvm
 
 namespace lowertrace::llvm_capture {
+
+// A unit's fingerprint and its contribution to other units' prints.
+struct UnitState {
+  Fingerprint fp, context;
+};
 
 class Tracer {
 public:
@@ -44,10 +51,10 @@ private:
   void after(llvm::StringRef pass, const llvm::Any &ir, const llvm::PreservedAnalyses &pa);
   void invalidated(llvm::StringRef pass);
   void skipped(llvm::StringRef pass, const llvm::Any &ir);
-  void forget_prints();
+  void forget_prints(const llvm::Any *ir);
   Session *session_for(const llvm::Any &ir);
-  Snapshot snapshot_of(const llvm::Any &ir, const void *key, const Fingerprint &fp);
-  Fingerprint fingerprint_of(const llvm::Any &ir, const void *key);
+  Snapshot snapshot_of(const llvm::Any &ir, const void *key, const UnitState &st);
+  UnitState state_of(const llvm::Any &ir, const void *key);
   // Pops open passes down to (and including) the innermost one named `pass`;
   // returns false (and pops nothing) when `pass` is not open.
   bool pop_to(llvm::StringRef pass, struct OpenPass &out);
@@ -62,34 +69,42 @@ private:
   // Text cache per unit. A unit's print depends on the unit (its
   // fingerprint) and on the rest of the module (metadata and attribute group
   // numbers, unnamed globals). The epoch advances whenever a pass changed
-  // anything; a print cached in the current epoch with the unit's current
-  // fingerprint is exactly what printing again would give.
+  // something other units' prints depend on (a unit's context hash or the
+  // module's, fingerprint.h); a print cached in the current epoch with the
+  // unit's current fingerprint is exactly what printing again would give.
   struct Cached {
     std::uint64_t epoch = 0;
-    Fingerprint fp;
+    UnitState state;
     Snapshot snap;
   };
   std::uint64_t epoch_ = 0;
   std::unordered_map<const void *, Cached> cache_;
+  Fingerprint context_;  // module_context() as last seen
+  Printer printer_;      // reuses a function print's module numbering within an epoch
+  bool have_context_ = false;
   // Counts callbacks that may follow a change; a unit's fingerprint taken
   // after a pass is still current if nothing ran since (the next pass on the
   // same function, the common case, needs no second walk).
   std::uint64_t tick_ = 0;
   struct Last {
     const void *key = nullptr;
-    Fingerprint fp;
+    UnitState state;
     std::uint64_t tick = ~0ull;
   } last_;
   bool warned_mismatch_ = false;
+  struct {
+    std::uint64_t walks = 0, before_prints = 0, after_prints = 0;
+  } stats_;  // LT_REPORT_STATS=1 prints them at exit
 };
 
 struct OpenPass {
   std::string pass;
   int index = -1;
   Snapshot before;
-  Fingerprint before_fp;
+  UnitState before_state;
   std::uint64_t epoch = 0;  // the tracer's epoch when `before` was taken
   const void *key = nullptr;
+  const llvm::Module *module = nullptr;
   std::chrono::steady_clock::time_point start;
 };
 
