@@ -54,6 +54,13 @@ char *lt_read_run_json(const char *path);
 void *lt_triton_begin(const char *request);
 char *lt_triton_end(void *handle, const char *error);
 
+/* While a caller has pointed fd 2 elsewhere (a compile's dump capture), the
+ * engine's own console output (C stdio stderr) goes to `fd` instead, e.g. a
+ * dup of the original stderr: lt_stderr_to(fd) ... lt_stderr_restore().
+ * Returns 0, or -1 if it cannot (output then follows fd 2). */
+int lt_stderr_to(int fd);
+void lt_stderr_restore(void);
+
 void lt_free(char *p);
 
 #ifdef __cplusplus

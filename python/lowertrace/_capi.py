@@ -48,6 +48,9 @@ def lib():
         l.lt_read_run_json.argtypes = [ctypes.c_char_p]
         l.lt_triton_begin.argtypes = [ctypes.c_char_p]
         l.lt_triton_end.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        l.lt_stderr_to.argtypes = [ctypes.c_int]
+        l.lt_stderr_to.restype = ctypes.c_int
+        l.lt_stderr_restore.restype = None
         l.lt_free.argtypes = [ctypes.c_void_p]
         l.lt_free.restype = None
         _lib = l

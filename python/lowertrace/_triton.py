@@ -125,7 +125,9 @@ class _Capture:
                 except Exception:
                     pass
             self.saved_fd = os.dup(2)
+            from . import _capi
             fd = os.open(self.dump_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            _capi.lib().lt_stderr_to(self.saved_fd)  # the engine's console lines stay on the terminal
             os.dup2(fd, 2)
             os.close(fd)
             # Python's own writes to sys.stderr still reach the terminal.
@@ -172,6 +174,11 @@ class _Capture:
             pass
         sys.stderr = self.saved_stderr
         os.dup2(self.saved_fd, 2)
+        try:
+            from . import _capi
+            _capi.lib().lt_stderr_restore()
+        except Exception:
+            pass
         os.close(self.saved_fd)
         for k, v in self.saved_env.items():
             if v is None:
@@ -335,7 +342,10 @@ def _after_fork_child():
         # exist here; give this process its stderr back.
         try:
             os.dup2(_active.saved_fd, 2)
-        except OSError:
+            sys.stderr = _active.saved_stderr
+            from . import _capi
+            _capi.lib().lt_stderr_restore()
+        except Exception:
             pass
         _active = None
     _tls.__dict__.clear()

@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -154,6 +156,40 @@ LT_API char *lt_triton_end(void *handle, const char *error) {
   } catch (const std::exception &e) {
     return error_json(std::string("triton import failed: ") + e.what());
   }
+}
+
+// While a Python hook owns fd 2 for a compile's dumps, C stdio's stderr
+// (which the engine's console lines use) points at the user's stderr.
+namespace {
+std::FILE *g_saved_stderr = nullptr;
+}
+
+LT_API int lt_stderr_to(int fd) {
+  if (g_saved_stderr) return 0;
+  int d = ::dup(fd);
+  if (d < 0) return -1;
+  std::FILE *f = ::fdopen(d, "w");
+  if (!f) {
+    ::close(d);
+    return -1;
+  }
+  std::setvbuf(f, nullptr, _IONBF, 0);
+  std::fflush(stderr);
+  g_saved_stderr = stderr;
+  stderr = f;
+  return 0;
+}
+
+LT_API void lt_stderr_restore(void) {
+  if (!g_saved_stderr) return;
+  std::FILE *f = stderr;
+  std::fflush(f);
+  stderr = g_saved_stderr;
+  g_saved_stderr = nullptr;
+  // Closed lazily: a thread may still be writing through the old pointer.
+  static std::FILE *previous = nullptr;
+  if (previous) std::fclose(previous);
+  previous = f;
 }
 
 LT_API void lt_free(char *p) { std::free(p); }

@@ -67,6 +67,16 @@ for r in $(grep -o 'href="[^"]*report.html"' "$idx" | sed 's/href="//; s/"$//');
 done
 grep -q 'all variants: .*add_kernel/index.html' v1.err || bad "no pointer to the variant index on stderr"
 
+# Modes that print diffs while the compile owns fd 2: they reach the terminal,
+# none of it is read back as dump text.
+FAKE_TRITON_PTX_SECONDS=1 TL_LOWER_TRACE=both TL_LOWER_TRACE_DIR=$work/b python3 "$D/fake_kernels.py" variants > b.out 2> b.err || bad "both exited $?"
+grep -q WARNING b.err && bad "mode both: warnings: $(grep WARNING b.err | head -2)"
+[ "$(grep -c '^  \[lower_trace\] codegen/[0-9]*_codegen: CODEGEN ' b.err)" = 4 ] || bad "mode both: codegen lines missing on stderr"
+grep -q '^+++ .*codegen (ptx after)' b.err || bad "mode both: no diffs on stderr"
+SUM "$work/b" > b.sum
+diff <(grep '^seq' b.sum | cut -d' ' -f4 | sort -u) <(grep '^seq' v1.sum | cut -d' ' -f4 | sort -u) > /dev/null \
+  || bad "mode both traced other passes than html"
+
 # Edit one variant's PTX: only that variant runs it, on every rerun.
 wc=$(grep -l 'BLOCK.=128,constexpr,fp16' "$work"/t/add_kernel/codegen.add_kernel.*.ptx 2>/dev/null | head -1)
 [ -z "$wc" ] && wc=$(grep -l 'variant (4,)=128,constexpr,fp16' "$work"/t/add_kernel/codegen.add_kernel.*.ptx | head -1)

@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <thread>
 #include <filesystem>
-#include <fstream>
+#include <algorithm>
 #include <memory>
 
 namespace lowertrace::triton {
@@ -64,17 +64,33 @@ private:
   Seen *seen_;
 };
 
-// The user's diagnostics went to the capture with the dumps; give them back.
-void echo_diagnostics(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  while (std::getline(in, line))
-    if (dump::is_diagnostic_line(line)) {
-      line += '\n';
-      std::fwrite(line.data(), 1, line.size(), stderr);
+// Picks the compiler's diagnostics out of the capture as it streams by
+// ("x.py:3:4: error: ..."): they were the user's to see, and are shown again
+// at the end without reading the capture a second time.
+class DiagnosticScan {
+public:
+  void feed(std::string_view bytes) {
+    while (!bytes.empty()) {
+      std::size_t nl = bytes.find('\n');
+      if (nl == std::string_view::npos) {
+        if (partial_.size() < 4096) partial_.append(bytes.substr(0, 4096 - partial_.size()));
+        return;
+      }
+      partial_.append(bytes.substr(0, std::min<std::size_t>(nl, 4096)));
+      if (dump::is_diagnostic_line(partial_)) found_ += partial_ + "\n";
+      partial_.clear();
+      bytes.remove_prefix(nl + 1);
     }
-  std::fflush(stderr);
-}
+  }
+  void echo() {
+    if (!partial_.empty() && dump::is_diagnostic_line(partial_)) found_ += partial_ + "\n";
+    std::fwrite(found_.data(), 1, found_.size(), stderr);
+    std::fflush(stderr);
+  }
+
+private:
+  std::string partial_, found_;
+};
 
 }  // namespace
 
@@ -87,6 +103,7 @@ struct CompileImport::Impl {
   std::unique_ptr<dump::Importer> imp;
   std::atomic<bool> done{false};
   std::thread reader;
+  DiagnosticScan diagnostics;
   bool finished = false;
 
   // Follows the capture file as the compile writes it.
@@ -100,7 +117,11 @@ struct CompileImport::Impl {
     for (;;) {
       bool last = done.load(std::memory_order_acquire);  // read before the final pass
       std::size_t n;
-      while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) imp->feed(std::string_view(buf.data(), n));
+      while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+        std::string_view chunk(buf.data(), n);
+        diagnostics.feed(chunk);
+        imp->feed(chunk);
+      }
       if (last) break;
       std::clearerr(f);
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -117,6 +138,7 @@ CompileImport::CompileImport(CompileCapture c, Config cfg) : impl_(std::make_uni
   dump::ImportOptions opts;
   opts.format = dump::Format::Triton;
   opts.stage_dir = m.c.stage_dir;
+  opts.in_order = true;  // one compile, one stream, print order
   std::string vk = m.c.kernel + "." + m.c.variant;
   dump::TargetFactory factory = [&m, vk](const dump::Compilation &) -> std::unique_ptr<dump::Target> {
     SessionOptions so;
@@ -148,7 +170,7 @@ CompileOutcome CompileImport::finish(const std::string &error) {
   m.finished = true;
   m.done.store(true, std::memory_order_release);
   if (m.reader.joinable()) m.reader.join();
-  echo_diagnostics(m.c.dump_file);
+  m.diagnostics.echo();
   m.seen.error = error;
   dump::ImportResult r = m.imp->finish();
   out.dumps = r.dumps;
