@@ -139,6 +139,12 @@ same opt "$OPT" -passes='default<O2>' warn.ll -S
 [ "$(wc -l < opt.sum)" -gt 50 ] || bad "opt: too few records"
 grep -q $'\tInstCombinePass\t' opt.sum || bad "opt: no InstCombinePass record"
 
+# The channel run uses: TL_LOWER_TRACE_LOG takes lowertrace's lines off stderr.
+TL_LOWER_TRACE=html TL_LOWER_TRACE_DIR="$work/t_log" TL_LOWER_TRACE_LOG="$work/own.log" \
+  "$OPT" -load-pass-plugin="$LT_BIN/../lib/liblowertrace-llvm.so" -passes=instcombine warn.ll -S -o /dev/null 2> log.err
+[ -s log.err ] && bad "TL_LOWER_TRACE_LOG: lowertrace still wrote to stderr: $(head -2 log.err)"
+grep -q 'Final HTML report' own.log || bad "TL_LOWER_TRACE_LOG: no lines in the log file"
+
 # --- mlir-opt-22: in process as lowertrace-opt ------------------------------
 PIPE='builtin.module(func.func(canonicalize,cse))'
 same mlir "$MLIROPT" in.mlir --pass-pipeline="$PIPE" --mlir-pass-statistics

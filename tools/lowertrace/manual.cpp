@@ -26,6 +26,9 @@ struct Page {
   "        pass on stderr; both. An unknown value means html, with a warning.\n"          \
   "    TL_LOWER_TRACE_DIR (or LOWER_TRACE_DIR)\n"                                          \
   "        The trace folder (default ./tmp/lower_trace_dir).\n"                            \
+  "    TL_LOWER_TRACE_LOG\n"                                                               \
+  "        A file: lowertrace's own lines are appended there instead of stderr (lowertrace\n" \
+  "        run sets it for in-process tools, then shows the lines after the tool's output).\n" \
   "    NO_COLOR\n"                                                                         \
   "        When set, terminal output has no colour.\n"
 
