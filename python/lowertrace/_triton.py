@@ -60,11 +60,18 @@ def _say(line):
             continue
 
 
+_told_unavailable = False
+
+
 def _enabled():
+    global _told_unavailable
     from . import config
     try:
         return config().get("mode", "off") != "off"
-    except Exception:
+    except Exception as e:  # the library is missing or broken: say so once, compile untraced
+        if not _told_unavailable:
+            _told_unavailable = True
+            _say(f"WARNING: Triton compiles are not traced: {e}")
         return False
 
 

@@ -147,6 +147,14 @@ SUM "$work/r" > r.sum
 [ "$(grep -c '^variant add_kernel ' r.sum)" = 4 ] || bad "lowertrace run: want 4 variants"
 diff r.out v1.out > /dev/null || bad "lowertrace run changed stdout"
 
+# A missing library: one warning, the program runs untraced and unharmed.
+mv "$site/lowertrace/lib/liblowertrace_c.so" "$work/hidden.so"
+TL_LOWER_TRACE=1 TL_LOWER_TRACE_DIR=$work/nolib python3 "$D/fake_kernels.py" variants > nolib.out 2> nolib.err \
+  || bad "missing library broke the program: $(tail -2 nolib.err)"
+mv "$work/hidden.so" "$site/lowertrace/lib/liblowertrace_c.so"
+[ "$(grep -c 'WARNING.*liblowertrace_c.so not found' nolib.err)" = 1 ] && [ "$(wc -l < nolib.err)" = 1 ] || bad "missing library: want one warning: $(head -3 nolib.err)"
+diff nolib.out v1.out > /dev/null || bad "missing library: the kernels did not run as untraced"
+
 # The Python API: seed semantics, records read back.
 TL_LOWER_TRACE_DIR=$work/api python3 - "$work/t/add_kernel" <<'PY' > api.out 2> api.err || bad "API: $(tail -3 api.err)"
 import sys, lowertrace as lt

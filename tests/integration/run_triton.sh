@@ -4,6 +4,8 @@
 # fed the real shared MLIR_ENABLE_DUMP fixture). Checks the switches, that
 # stdout/exit status/non-dump stderr are the script's own, one run per kernel
 # from ttir to PTX, and that an edited PTX working copy is what runs next time.
+# This is the path without the Python package (--as triton-dumps forces it;
+# it.python_triton covers the package's in-process hooks).
 set -u
 LT=${LT_BIN:?}/lowertrace
 FAKE=${LT_SRC:?}/tests/data/dumps/fake_triton.py
@@ -16,7 +18,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 cd "$work"
-"$LT" run --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out1 2> err1
+"$LT" run --as triton-dumps --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out1 2> err1
 rc=$?
 [ $rc = 3 ] || bad "exit status $rc, want the script's 3"
 grep -q '^user stdout line$' out1 || bad "script stdout lost"
@@ -39,16 +41,16 @@ wc=$work/trace/add_kernel/codegen.add_kernel.ptx
 
 # Edit the working copy: the next run injects it and the script runs it.
 sed -i 's/^\.version 8\.7$/.version 8.6/' "$wc"
-"$LT" run --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out2 2> err2
+"$LT" run --as triton-dumps --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out2 2> err2
 grep -q 'injecting your edited PTX' err2 || bad "edit not injected: $(grep lower_trace err2 | head -3)"
 grep -q '^ran ptx: .version 8.6$' out2 || bad "the edited PTX did not run: $(cat out2)"
 grep -q 'PATCHED' err2 || bad "codegen workflow did not say PATCHED: $(grep codegen err2)"
 
 # A third run keeps using the edit; reverting the edit stops the injection.
-"$LT" run --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out3 2> err3
+"$LT" run --as triton-dumps --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out3 2> err3
 grep -q '^ran ptx: .version 8.6$' out3 || bad "edit not kept on the third run"
 cp "$wc.original" "$wc"
-"$LT" run --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out4 2> err4
+"$LT" run --as triton-dumps --dir "$work/trace" -- python3 "$FAKE" "$FIX" > out4 2> err4
 grep -q 'injecting' err4 && bad "reverted working copy still injected"
 grep -q '^ran ptx: .version 8.7$' out4 || bad "original PTX not back"
 
