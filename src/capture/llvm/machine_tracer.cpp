@@ -1,5 +1,6 @@
 #include "machine_tracer.h"
 
+#include "fingerprint.h"
 #include "mir_fingerprint.h"
 #include "util/log.h"
 
@@ -100,7 +101,9 @@ struct CodegenTrace {
     Snapshot text;
     Shown shown = Shown::Function;
     bool has_fp = false;
-    std::uint64_t fp = 0;
+    std::uint64_t fp = 0;   // machine function fingerprint (has_fp)
+    bool has_irfp = false;  // IR fingerprint (fingerprint.h) of an IR text
+    Fingerprint irfp;
   };
   std::unordered_map<const llvm::Function *, Unit> units;
   std::unordered_map<const llvm::Function *, Snapshot> last_mir;
@@ -301,10 +304,15 @@ Snapshot CodegenTrace::text_of(const llvm::Function &f, Shown shown, llvm::Pass 
     return u.text;
   }
   if (reuse && u.text && !u.has_fp) return u.text;
+  // An IR text is printed again only when the function's IR fingerprint moved.
+  // (Other functions do not change meanwhile: the function passes run on one
+  // function at a time, and a module pass drops every cached text.)
+  Fingerprint irfp = fingerprint(f);
+  if (u.text && !u.has_fp && u.has_irfp && u.irfp == irfp) return u.text;
   // IR: as the legacy printers print a function (a loop is shown as its function).
   os << static_cast<const llvm::Value &>(f);
   os.flush();
-  u = {session.intern(std::move(text)), shown == Shown::Machine ? Shown::Function : shown, false, 0};
+  u = {session.intern(std::move(text)), shown == Shown::Machine ? Shown::Function : shown, false, 0, true, irfp};
   return u.text;
 }
 
