@@ -2,7 +2,10 @@
 # One command for a fresh Debian 12 machine: installs what lowertrace needs
 # with apt, builds it, then either runs the demo or runs every test.
 #   bash scripts/setup.sh demo   # build + `lowertrace demo` (GPU matmul to PTX)
-#   bash scripts/setup.sh test   # build + every test (unit, MLIR, integration, browser)
+#   bash scripts/setup.sh test   # build + every test (unit, MLIR, integration, browser,
+#                                #   installed package), then the ASan+UBSan suite and
+#                                #   a short run of each fuzzer (see README, RELIABILITY)
+# LT_CI_SANITIZE=0 skips the sanitizer build and the fuzzers.
 set -euo pipefail
 what=${1:-demo}
 cd "$(dirname "$0")/.."
@@ -14,7 +17,7 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libdeflate-dev libzstd-dev zlib1g-dev
       libgtest-dev libbenchmark-dev)
 if [ "$what" = test ]; then
-  pkgs+=(chromium diffutils patch strace)
+  pkgs+=(chromium diffutils patch strace libclang-rt-22-dev)  # compiler-rt: ASan/UBSan/TSan, libFuzzer
   command -v node >/dev/null || pkgs+=(nodejs npm)
 fi
 missing=()
@@ -36,6 +39,16 @@ case "$what" in
       (cd tests/browser && { npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error; })
     fi
     ctest --preset default -j2
+    if [ "${LT_CI_SANITIZE:-1}" != 0 ]; then
+      # ASan+UBSan (leak detection on) over the unit, MLIR and integration
+      # tests; browser tests stay in the normal run (the viewer is JS, and
+      # chromium under the preloaded runtime only adds minutes). The same
+      # build holds the fuzzers, each then run for a bounded time.
+      cmake --preset asan >/dev/null
+      cmake --build --preset asan
+      ctest --preset asan -j2
+      bash scripts/fuzz.sh "${LT_CI_FUZZ_SECONDS:-30}"
+    fi
     ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
