@@ -14,6 +14,8 @@ set(LOWERTRACE_INSTALL_LIBRARIES
   lowertrace_report:report
   lowertrace:engine
   lowertrace_dump:dump
+  lowertrace_llvm_codegen:llvm_codegen
+  lowertrace_c:c
   lowertrace_mlir:mlir)
 # Executables installed to bin/ (not exported: nothing links them).
 set(LOWERTRACE_INSTALL_TOOLS lowertrace_cli lowertrace-opt)

@@ -17,7 +17,9 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libdeflate-dev libzstd-dev zlib1g-dev
       libgtest-dev libbenchmark-dev)
 if [ "$what" = test ]; then
-  pkgs+=(chromium diffutils patch strace libclang-rt-22-dev)  # compiler-rt: ASan/UBSan/TSan, libFuzzer
+  # python3-pip: `pip install ./python` in it.python_triton;
+  # libclang-rt-22-dev (compiler-rt): ASan/UBSan/TSan and libFuzzer for the sanitizer run
+  pkgs+=(chromium diffutils patch strace python3-pip libclang-rt-22-dev)
   command -v node >/dev/null || pkgs+=(nodejs npm)
 fi
 missing=()

@@ -1,49 +1,94 @@
 #!/usr/bin/env bash
-# Cost of the LLVM pass plugin in opt-22 -O2, as ratios measured in the same run:
-#   plain      opt-22 -passes='default<O2>'
-#   dumps      the same with -print-after-all 2> file (the usual way to look)
-#   plugin     the same with -load-pass-plugin=liblowertrace-llvm.so, TL_LOWER_TRACE=html
-# on a generated module of N functions (bench/import/gen_module.py).
-# Usage: bench/llvm/run.sh [N functions (default 100)] [build dir (default build)] [repeats (3)]
+# Cost of the LLVM pass plugin, side by side in one run (issue 10's goals):
+#   plain      the compile alone
+#   dumps      the same with -print-after-all written to a file (the usual way to look)
+#   html       the same with the plugin, TL_LOWER_TRACE=html
+# on two workloads:
+#   cxx        clang-22 -O2 -c bench/llvm/shapes.cpp (209 lines: templates, virtuals,
+#              exceptions, std::variant, lambdas, containers)
+#   opt        opt-22 -passes='default<O2>' on a generated module of N functions
+#              (bench/import/gen_module.py)
+# For each run: wall seconds and peak RSS (/usr/bin/time -v, best wall of REPS),
+# and for html the seconds between the output file being written and the
+# process ending (trace.json and the report are written at exit).
+# Usage: bench/llvm/run.sh [N functions (2000)] [build dir (build)] [repeats (1)]
 set -euo pipefail
-N=${1:-100}
+N=${1:-2000}
 BUILD=${2:-build}
-REPS=${3:-3}
+REPS=${3:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 PLUGIN=$ROOT/$BUILD/lib/liblowertrace-llvm.so
 OPT=$(command -v opt-22 || echo /usr/lib/llvm-22/bin/opt)
+CLANG=$(command -v clang-22 || echo /usr/lib/llvm-22/bin/clang)
 [ -f "$PLUGIN" ] || { echo "no $PLUGIN (build the default preset)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$ROOT/bench/import/gen_module.py" "$N" > "$work/in.ll"
+cp "$HERE/shapes.cpp" "$work/shapes.cpp"
 
-best() {  # best wall seconds of $REPS runs of "$@"
-  local b=""
+# measure LABEL OUTFILE CMD...: prints "LABEL wall rss_mb tail_s" (best wall of REPS).
+measure() {
+  local label=$1 out=$2; shift 2
+  local best="" line
   for _ in $(seq "$REPS"); do
-    local t=$work/trace.$RANDOM$RANDOM   # a fresh trace folder per run
-    local s e
-    s=$(date +%s.%N); T="$t" "$@"; e=$(date +%s.%N)
-    rm -rf "$t"
-    b=$(python3 -c "import sys; a=float(sys.argv[1]); t=float(sys.argv[2])-float(sys.argv[3]); print(t if not a or t<a else a)" "${b:-0}" "$e" "$s")
+    rm -rf "$work/trace" "$out"
+    local t0 t1 tv
+    t0=$(date +%s.%N)
+    TL_LOWER_TRACE_DIR="$work/trace" /usr/bin/time -v -o "$work/time.txt" "$@"
+    t1=$(date +%s.%N)
+    tv=$(stat -c %.9Y "$out")
+    line=$(python3 - "$work/time.txt" "$t0" "$t1" "$tv" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+t0, t1, tv = map(float, sys.argv[2:5])
+rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1)) / 1024
+print(f"{t1 - t0:.2f} {rss:.0f} {max(0.0, t1 - tv):.2f}")
+PY
+)
+    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "${line%% *}" "${best%% *}"; then
+      best=$line
+    fi
   done
-  echo "$b"
+  echo "$label $best"
 }
-plain=$(best "$OPT" -passes='default<O2>' "$work/in.ll" -o "$work/o1.bc")
-dumps=$(best sh -c "'$OPT' -passes='default<O2>' -print-after-all '$work/in.ll' -o '$work/o2.bc' 2> '$work/dump.txt'")
-plugin=$(best sh -c "TL_LOWER_TRACE=html TL_LOWER_TRACE_DIR=\"\$T\" '$OPT' -load-pass-plugin='$PLUGIN' -passes='default<O2>' '$work/in.ll' -o '$work/o3.bc' 2> '$work/lt.err'")
-cmp -s "$work/o1.bc" "$work/o3.bc" || { echo "output differs with the plugin!" >&2; exit 1; }
-recs=$(grep -o '[0-9]* records' "$work/lt.err" | tail -1)
-dump_mb=$(du -m "$work/dump.txt" | cut -f1)
-python3 - "$N" "$plain" "$dumps" "$plugin" "$dump_mb" "$recs" <<'PY'
+
+rows=()
+# ---- clang-22 -O2 -c shapes.cpp
+rows+=("$(measure cxx_plain "$work/p.o" "$CLANG" -O2 -c "$work/shapes.cpp" -o "$work/p.o")")
+rows+=("$(measure cxx_dumps "$work/d.o" sh -c "'$CLANG' -O2 -c '$work/shapes.cpp' -o '$work/d.o' -mllvm -print-after-all 2> '$work/cxx_dump.txt'")")
+cxx_dump_mb=$(du -m "$work/cxx_dump.txt" | cut -f1); rm -f "$work/cxx_dump.txt"
+rows+=("$(measure cxx_html "$work/h.o" env TL_LOWER_TRACE=html "$CLANG" -O2 -c "$work/shapes.cpp" -o "$work/h.o" -fpass-plugin="$PLUGIN")")
+cmp -s "$work/p.o" "$work/h.o" || { echo "clang output differs with the plugin!" >&2; exit 1; }
+cxx_recs=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['records']; print(len(r), sum(x['changed'] for x in r))" "$(find "$work/trace" -name trace.json)")
+cxx_sizes=$(du -sm "$work/trace" | cut -f1)
+# ---- opt-22 default<O2> on N functions
+rows+=("$(measure opt_plain "$work/o1.bc" "$OPT" -passes='default<O2>' "$work/in.ll" -o "$work/o1.bc")")
+rows+=("$(measure opt_dumps "$work/o2.bc" sh -c "'$OPT' -passes='default<O2>' -print-after-all '$work/in.ll' -o '$work/o2.bc' 2> '$work/opt_dump.txt'")")
+opt_dump_mb=$(du -m "$work/opt_dump.txt" | cut -f1); rm -f "$work/opt_dump.txt"
+rows+=("$(measure opt_html "$work/o3.bc" env TL_LOWER_TRACE=html "$OPT" -load-pass-plugin="$PLUGIN" -passes='default<O2>' "$work/in.ll" -o "$work/o3.bc")")
+cmp -s "$work/o1.bc" "$work/o3.bc" || { echo "opt output differs with the plugin!" >&2; exit 1; }
+opt_recs=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['records']; print(len(r), sum(x['changed'] for x in r))" "$(find "$work/trace" -name trace.json)")
+opt_sizes=$(du -sm "$work/trace" | cut -f1)
+
+python3 - "$N" "$cxx_dump_mb" "$opt_dump_mb" "$cxx_recs" "$opt_recs" "$cxx_sizes" "$opt_sizes" "${rows[@]}" <<'PY'
 import sys
-n, plain, dumps, plugin, dmb, recs = sys.argv[1], *map(float, sys.argv[2:5]), sys.argv[5], sys.argv[6]
-print(f"module: {n} functions, opt-22 -passes='default<O2>'; best of runs, wall seconds")
-print(f"| run | seconds | vs plain |")
-print(f"|---|---|---|")
-print(f"| opt-22 (plain) | {plain:.2f} | 1.00x |")
-print(f"| opt-22 -print-after-all 2>file ({dmb} MB) | {dumps:.2f} | {dumps/plain:.2f}x |")
-print(f"| opt-22 + liblowertrace-llvm.so, html ({recs}) | {plugin:.2f} | {plugin/plain:.2f}x |")
-print()
-print(f"plugin / print-after-all = {plugin/dumps:.2f}x")
+n, cdmb, odmb, crec, orec, csz, osz = sys.argv[1:8]
+rows = {}
+for r in sys.argv[8:]:
+    label, wall, rss, tail = r.split()
+    rows[label] = (float(wall), float(rss), float(tail))
+for w, title, dmb, rec, sz in (("cxx", "clang-22 -O2 -c shapes.cpp", cdmb, crec, csz),
+                               ("opt", f"opt-22 default<O2>, {n} functions", odmb, orec, osz)):
+    p, d, h = rows[w + "_plain"], rows[w + "_dumps"], rows[w + "_html"]
+    recs, changed = rec.split()
+    print(f"{title}: {recs} records, {changed} changed; trace folder {sz} MB")
+    print("| run | wall s | vs plain | peak RSS MB | vs plain |")
+    print("|---|---|---|---|---|")
+    print(f"| plain | {p[0]:.2f} | 1.00x | {p[1]:.0f} | 1.00x |")
+    print(f"| -print-after-all 2>file ({dmb} MB) | {d[0]:.2f} | {d[0]/p[0]:.2f}x | {d[1]:.0f} | {d[1]/p[1]:.2f}x |")
+    print(f"| plugin, html | {h[0]:.2f} | {h[0]/p[0]:.2f}x | {h[1]:.0f} | {h[1]/p[1]:.2f}x |")
+    print(f"plugin html / print-after-all = {h[0]/d[0]:.2f}x; after the output file was written: "
+          f"{h[2]:.2f} s = {h[2]/p[0]*100:.0f}% of the plain compile")
+    print()
 PY

@@ -85,6 +85,10 @@ struct ImportOptions {
   // (<hash>/<kernel>.{ttir,ttgir,llir,ptx}) close the last pass of a stage and
   // give the PTX codegen record. Empty: none.
   std::string stage_dir;
+  // Triton: every dump of one compile arrives in one stream in the order it
+  // was printed (an in-process capture of the compile's stderr), so records
+  // are delivered as they complete, not all at the end of the input.
+  bool in_order = false;
   // Called now and then with (bytes read so far, total bytes or 0 if unknown).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   // Triton: the generated PTX to record for (kernel, stage folder), given the

@@ -60,6 +60,10 @@ struct LowerRecord {
   std::string ir_lang;    // language of before (mlir, llvm, mir, ptx, ...); after for codegen: lang
   std::string lang;       // language of after
   std::string detail;     // free-form: pass class name, pipeline text, codegen tag
+  // Where the text is, relative to the run folder, when the record has no raw
+  // file of its own for it (SessionOptions::raw_file_per_text): the file of
+  // the first record that had this text. Empty: the record's own raw file.
+  std::string before_file, after_file;
 
   std::string_view before_text() const { return text_of(before); }
   std::string_view after_text() const { return text_of(after); }

@@ -37,6 +37,15 @@ struct SessionOptions {
   // runs). An importer, whose input survives a crash, turns it off and gets
   // only the final report.
   bool live_report = true;
+  // Live report: at most one chunk file per this many ms (0: one per record).
+  // For front ends with tens of thousands of records (the LLVM plugin), where
+  // a file per record was a large part of the cost.
+  int live_chunk_ms = 0;
+  // One raw file per distinct text instead of two per record: a record whose
+  // text already has a file points at it (LowerRecord::before_file) and gets
+  // no file or link of its own. For the LLVM plugin, whose runs have tens of
+  // thousands of records and a few thousand distinct texts.
+  bool raw_file_per_text = false;
   // Write console lines in batches instead of one write per line. For an
   // importer, which has no compiler output to interleave with; tens of
   // thousands of records otherwise cost as many syscalls.
@@ -83,6 +92,9 @@ public:
                  Snapshot after_failure = nullptr);
   // A pass that did not run (e.g. filtered or skipped by the pass manager).
   int skipped_pass(std::string_view name, Snapshot at, std::string_view reason = {});
+  // The innermost open pass `index` turned out not to run (a legacy pass asks
+  // the pass gate only once it has started): it ends as skipped, on its before-text.
+  void skip_open_pass(int index, std::string_view reason);
   // Extra facts for a record still open or just finished.
   void annotate(int index, std::string_view anchor, std::string_view detail = {});
 
@@ -167,6 +179,7 @@ private:
   bool delivering_ = false;  // a sink is running (a crash there cannot finish)
   bool release_texts_ = false;
   Snapshot last_released_;  // the newest stand-in (release_texts)
+  std::unordered_map<std::uint32_t, std::string> text_files_;  // raw_file_per_text: id -> file
 };
 
 // One-shot helper: the counterpart of the original's lower_trace(func, passes).

@@ -114,9 +114,10 @@ public:
       if (j.snap) queued_bytes_ += j.snap->text.size();
       q_.push_back(std::move(j));
     };
-    push(std::move(before));
+    // A side whose text has a file already (SessionOptions::raw_file_per_text) gets none.
+    if (rec.before_file.empty()) push(std::move(before));
     // A failed pass has no after-text unless the IR after the failure is known.
-    if (rec.status != STATUS_FAILED || rec.after)
+    if ((rec.status != STATUS_FAILED || rec.after) && rec.after_file.empty())
       push(Job{run.script_dir, dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
     if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     // Wake the worker only when it waits: a busy one takes the whole queue

@@ -48,6 +48,8 @@ Session::Session(SessionOptions opts, Config cfg)
   opts_.install_default_sinks = opts.install_default_sinks;
   opts_.live_report = opts.live_report;
   opts_.batch_console = opts.batch_console;
+  opts_.live_chunk_ms = opts.live_chunk_ms;
+  opts_.raw_file_per_text = opts.raw_file_per_text;
   run_.script = util::sanitize_component(opts.script.empty() ? program_name() : opts.script);
   run_.script_dir = cfg_.trace_dir + "/" + run_.script;
   run_.run_id = layout::make_run_id();
@@ -67,7 +69,7 @@ void Session::install_default_sinks() {
   if (!opts_.install_default_sinks) return;
   std::vector<std::shared_ptr<Sink>> d;
   d.push_back(layout::make_layout_sink());  // raw files in every mode
-  if (wants_html(cfg_.mode)) d.push_back(report::make_html_sink(opts_.live_report));
+  if (wants_html(cfg_.mode)) d.push_back(report::make_html_sink(opts_.live_report, opts_.live_chunk_ms));
   console_ = report::make_terminal_sink(cfg_.mode, opts_.batch_console);
   d.push_back(console_);
   sinks_.erase(sinks_.begin(), sinks_.begin() + static_cast<std::ptrdiff_t>(default_sinks_));
@@ -107,6 +109,19 @@ static Snapshot released(const Snapshot &s, Snapshot &last) {
 
 void Session::deliver(int index) {
   LowerRecord &rec = *recs_[index];
+  if (opts_.raw_file_per_text) {
+    // The first record (in delivery order) with a text writes its file; later
+    // ones point at it. Decided here, so raw files, trace.json and the live
+    // report's chunks agree.
+    auto place = [&](const Snapshot &s, bool after, std::string &file) {
+      if (!s) return;
+      auto [it, fresh] = text_files_.try_emplace(s->id);
+      if (fresh) it->second = layout::raw_file_path(rec, after);
+      else file = it->second;
+    };
+    place(rec.before, false, rec.before_file);
+    if (rec.status != STATUS_FAILED || rec.after) place(rec.after, true, rec.after_file);
+  }
   const auto &all = all_;  // recs_ is indexed by index: index order, parents first
   delivering_ = true;
   struct Done {
@@ -246,6 +261,19 @@ int Session::skipped_pass(std::string_view name, Snapshot at, std::string_view r
   return idx;
 }
 
+void Session::skip_open_pass(int index, std::string_view reason) {
+  if (index < 0 || !enabled()) return;
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  if (stack_.empty() || stack_.back() != index) return;
+  stack_.pop_back();
+  LowerRecord &r = *recs_[index];
+  r.after = r.before;
+  r.status = std::string(STATUS_SKIPPED);
+  r.detail = std::string(reason);
+  r.wall_ms = elapsed_ms(index);
+  deliver(index);
+}
+
 void Session::annotate(int index, std::string_view anchor, std::string_view detail) {
   if (index < 0 || !enabled()) return;
   std::lock_guard<std::recursive_mutex> lock(mu_);
@@ -366,6 +394,7 @@ void Session::reset() {
   next_index_ = 0;
   starts_.clear();
   codegen_kernels_.clear();
+  text_files_.clear();
   store_->clear();
   // Indices restart at 0, so the next records go to a fresh run folder: the
   // original reused the folder and overwrote earlier raw files.

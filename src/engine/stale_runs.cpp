@@ -83,6 +83,8 @@ LowerRecord record_of(const json &j) {
   r.ir_lang = j.value("il", "");
   r.lang = j.value("l", "");
   r.detail = j.value("dt", "");
+  r.before_file = j.value("bf", "");
+  r.after_file = j.value("af", "");
   return r;
 }
 
@@ -97,7 +99,8 @@ void finish_one(const std::string &script_dir, const std::string &run_dir) {
     LowerRecord r = record_of(j);
     // The texts are the raw files; one the writer never got to stays unknown.
     auto text = [&](bool after) -> Snapshot {
-      auto t = util::read_file(run_dir + "/" + layout::raw_file_path(r, after));
+      const std::string &own = after ? r.after_file : r.before_file;
+      auto t = util::read_file(run_dir + "/" + (own.empty() ? layout::raw_file_path(r, after) : own));
       return t ? store.intern(std::move(*t)) : nullptr;
     };
     r.before = text(false);

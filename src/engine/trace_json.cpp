@@ -76,15 +76,16 @@ static void serialize_to(const RunInfo &run, const std::vector<const LowerRecord
     j["lang"] = r->lang.empty() ? r->ir_lang : r->lang;
     auto side = [&](const Snapshot &s, bool after) -> json {
       if (!s) return nullptr;  // a failed pass has an after-text only when the IR after the failure is known
+      const std::string &own = after ? r->after_file : r->before_file;
+      std::string file = own.empty() ? layout::raw_file_path(*r, after) : own;
       if (seen.insert(s->id).second) {
         char hash[40];
         std::snprintf(hash, sizeof hash, "%016llx%016llx",
                       static_cast<unsigned long long>(s->hash_hi),
                       static_cast<unsigned long long>(s->hash_lo));
-        append(snaps, snaps.empty(), json{{"id", s->id}, {"hash", hash}, {"bytes", s->size()},
-                                          {"file", layout::raw_file_path(*r, after)}});
+        append(snaps, snaps.empty(), json{{"id", s->id}, {"hash", hash}, {"bytes", s->size()}, {"file", file}});
       }
-      return json{{"snapshot", s->id}, {"file", layout::raw_file_path(*r, after)}};
+      return json{{"snapshot", s->id}, {"file", std::move(file)}};
     };
     j["before_text"] = side(r->before, false);
     j["after_text"] = side(r->after, true);

@@ -7,14 +7,15 @@
 
 namespace lowertrace::report {
 
-Heartbeat::Heartbeat(std::string path, int interval_ms)
-    : path_(std::move(path)), interval_ms_(interval_ms < 10 ? 10 : interval_ms) {
+Heartbeat::Heartbeat(std::string path, int interval_ms, std::function<void()> on_beat)
+    : path_(std::move(path)), interval_ms_(interval_ms < 10 ? 10 : interval_ms), on_beat_(std::move(on_beat)) {
   if (!beat()) return;
   try {
     thread_ = std::thread([this] {
       std::unique_lock<std::mutex> lock(mu_);
       while (!cv_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [this] { return stop_; })) {
         lock.unlock();
+        if (on_beat_) on_beat_();
         bool ok = beat();
         lock.lock();
         if (!ok) return;

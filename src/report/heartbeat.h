@@ -10,6 +10,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -19,7 +20,8 @@ namespace lowertrace::report {
 class Heartbeat {
 public:
   // Writes beat 0 now (so it exists before the page does), then beats.
-  Heartbeat(std::string path, int interval_ms);
+  // `on_beat`, if set, runs on the heartbeat thread before each later beat.
+  Heartbeat(std::string path, int interval_ms, std::function<void()> on_beat = {});
   ~Heartbeat();  // stop()
   // Stops beating. `wait`: join the thread (false inside a crash handler).
   void stop(bool wait = true);
@@ -31,6 +33,7 @@ private:
   bool beat();  // false once a write failed: stop quietly, the page will tell
   std::string path_;
   int interval_ms_;
+  std::function<void()> on_beat_;
   unsigned long n_ = 0;
   std::mutex mu_;
   std::condition_variable cv_;

@@ -12,6 +12,8 @@
 #include "util/fs.h"
 #include "util/log.h"
 
+#include <chrono>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -54,7 +56,7 @@ void point_latest(const RunInfo &run, const std::string &content, std::uint64_t 
 
 class HtmlSink final : public Sink {
 public:
-  explicit HtmlSink(bool live) : live_(live) {}
+  HtmlSink(bool live, int chunk_ms) : live_(live), chunk_ms_(chunk_ms) {}
   void on_record(const RunInfo &run, const LowerRecord &rec,
                  const std::vector<const LowerRecord *> &all) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -67,8 +69,25 @@ public:
       data_.refs.add(rec.after);
       return;
     }
-    std::vector<int> fresh;
-    std::vector<nlohmann::json> recs{data_.record_json(rec, &fresh)};
+    nlohmann::json j = data_.record_json(rec, &pending_fresh_);
+    // Where a killed run's texts are found (engine/stale_runs.h); the final page needs no paths.
+    if (!rec.before_file.empty()) j["bf"] = rec.before_file;
+    if (!rec.after_file.empty()) j["af"] = rec.after_file;
+    pending_.push_back(std::move(j));
+    // One chunk per record is a file created and renamed per pass (tens of
+    // thousands for clang -O2 on one C++ file). With chunk_ms_ records are
+    // batched: a chunk at most every chunk_ms_, the first one at once so that
+    // the shell appears with the first pass, and the heartbeat writes what
+    // waits during a long pass. A killed compiler loses at most the records
+    // of the last beat (a crash handler writes the final page).
+    auto now = std::chrono::steady_clock::now();
+    if (chunk_ms_ > 0 && seq_ > 0 && now - last_chunk_ < std::chrono::milliseconds(chunk_ms_)) return;
+    last_chunk_ = now;
+    flush_chunk(run);
+  }
+
+  void flush_chunk(const RunInfo &run) {
+    if (pending_.empty()) return;
     std::string dir = run.run_dir + "/report_data";
     if (seq_ == 0) {
       if (auto err = util::make_dirs_below(trace_root(run), dir); !err.empty())
@@ -81,14 +100,23 @@ public:
     }
     char name[32];
     std::snprintf(name, sizeof name, "/%06d.js", seq_);
-    std::string chunk = page::chunk_js(recs, data_, fresh);
+    std::string chunk = page::chunk_js(pending_, data_, pending_fresh_);
+    pending_.clear();
+    pending_fresh_.clear();
     // The chunk lands before the shell that loads it, so an opened shell always
     // finds chunk 0, and chunks appear in order, whole (write + rename).
     if (auto err = util::atomic_write(dir + name, chunk); !err.empty()) return fail(err);
     written_ += chunk.size();
     ++seq_;
     if (seq_ == 1) {
-      beat_ = std::make_unique<Heartbeat>(dir + "/beat.js", beat_ms_);
+      std::function<void()> tick;
+      if (chunk_ms_ > 0)
+        tick = [this, run] {
+          // Never waits for the sink: on_finish stops the heartbeat holding mu_.
+          std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+          if (lock.owns_lock() && !finished_ && !broken_) flush_chunk(run);
+        };
+      beat_ = std::make_unique<Heartbeat>(dir + "/beat.js", beat_ms_, std::move(tick));
       std::string rel = fs::relative(run.run_dir, run.script_dir).generic_string();
       std::string shell = page::live_shell(run, {"report_data/", rel + "/report_data/"}, beat_ms_);
       if (auto err = util::atomic_write(run.run_dir + "/report.html", shell); !err.empty())
@@ -136,8 +164,12 @@ private:
 
   std::mutex mu_;
   ReportData data_;
+  std::vector<nlohmann::json> pending_;  // records not yet in a chunk
+  std::vector<int> pending_fresh_;       // snapshots they introduced
+  std::chrono::steady_clock::time_point last_chunk_;
   int seq_ = 0;
   bool live_;
+  int chunk_ms_;
   int beat_ms_ = Heartbeat::interval_from_env();
   std::unique_ptr<Heartbeat> beat_;  // while live
   int lock_fd_ = -1;                 // report_data/writer.lock, while live
@@ -147,7 +179,9 @@ private:
 
 }  // namespace
 
-std::shared_ptr<Sink> make_html_sink(bool live) { return std::make_shared<HtmlSink>(live); }
+std::shared_ptr<Sink> make_html_sink(bool live, int chunk_ms) {
+  return std::make_shared<HtmlSink>(live, chunk_ms);
+}
 
 std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
                               const std::string &path) {

@@ -17,7 +17,10 @@ namespace lowertrace::report {
 // is in progress), and points <script_dir>/report.html at it (atomic symlink
 // swap, copy as fallback).
 // `live`: also keep the report openable after every record (chunk files).
-std::shared_ptr<Sink> make_html_sink(bool live = true);
+// `chunk_ms` > 0: records arriving within `chunk_ms` of the last chunk share
+// the next one (written by the next record after the interval, or by the
+// heartbeat); 0: one chunk per record.
+std::shared_ptr<Sink> make_html_sink(bool live = true, int chunk_ms = 0);
 
 // While a run's report is live its sink holds an flock on
 // report_data/<kWriterLock>; see engine/stale_runs.h for who reads it.

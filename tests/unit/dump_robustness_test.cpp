@@ -124,3 +124,44 @@ TEST(DumpRobustness, EmptyAndBannerOnlyInputs) {
 }
 
 }  // namespace
+
+// A raw stderr capture of clang -mllvm -print-after-all: the compiler's own
+// last line follows the last machine function, and is not part of its text.
+TEST(DumpRobustness, MachineFunctionEndsAtItsEndLine) {
+  std::string t =
+      "# *** IR Dump After Prologue/Epilogue Insertion & Frame Finalization (prologepilog) ***:\n"
+      "# Machine code for function sum: NoPHIs, TracksLiveness, NoVRegs\n"
+      "save/restore points:\n"
+      "save points:\n"
+      "- point: %bb.0\n\n"
+      "bb.0.entry:\n  RET64 $eax\n\n"
+      "# End machine code for function sum.\n\n"
+      "1 warning generated.\n";
+  Imported im = import_text(t);
+  ASSERT_EQ(total_records(im), 1u);
+  const auto &r = im.recs();
+  EXPECT_NE(r[0].after.find("save/restore points:"), std::string::npos);
+  EXPECT_TRUE(r[0].after.ends_with("# End machine code for function sum.\n")) << r[0].after;
+  EXPECT_EQ(r[0].after.find("warning generated"), std::string::npos);
+}
+
+// A raw stderr capture of mlir-opt --mlir-print-ir-after-all --mlir-timing:
+// the timing report after the last dump is the tool's, not that pass's IR;
+// a resource section after the op's empty line is the dump's.
+TEST(DumpRobustness, MlirDumpEndsAfterItsOpAndEmptyLine) {
+  std::string t =
+      "// -----// IR Dump After Canonicalizer (canonicalize) //----- //\n"
+      "module {\n  func.func @f() {\n    return\n  }\n}\n\n\n"
+      "{-#\n  dialect_resources: {\n    builtin: {\n      blob: \"0x0100\"\n    }\n  }\n#-}\n\n"
+      "// -----// IR Dump After CSE (cse) //----- //\n"
+      "module {\n  func.func @f() {\n    return\n  }\n}\n\n\n"
+      "===-------------------------------------------------------------------------===\n"
+      "                         ... Execution time report ...\n"
+      "  Total Execution Time: 0.0012 seconds\n";
+  Imported im = import_text(t);
+  ASSERT_EQ(total_records(im), 2u);
+  const auto &r = im.recs();
+  EXPECT_NE(r[0].after.find("dialect_resources"), std::string::npos) << r[0].after;
+  EXPECT_EQ(r[1].after.find("Execution time"), std::string::npos) << r[1].after;
+  EXPECT_TRUE(r[1].after.ends_with("}\n")) << r[1].after;
+}

@@ -1,12 +1,17 @@
-// `lowertrace run -- <command...>`: zero-intrusion tracing. The command runs
-// unchanged except for the dump switches its compiler already has (Triton's
-// environment variables, mlir-opt's --mlir-print-ir-*, opt/clang's
-// -print-after-all); the dumps are then imported into the usual trace.
-// The command's stdout, its stderr minus the dump text and its exit status
-// stay its own.
-#include "capture/dump/splitter.h"
+// `lowertrace run -- <command...>`: zero-intrusion tracing. The command's
+// stdout, stderr and exit status stay its own.
+//   clang, clang++, opt  load our LLVM pass plugin, traced in process;
+//   Debian's mlir-opt-22 runs as lowertrace-opt (the same driver, traced);
+//   anything else runs with the dump switches its compiler already has
+//   (Triton's environment variables, an *-opt's --mlir-print-ir-*, llc's
+//   -print-after-all); the dumps are split off its stderr and imported.
+// lowertrace's own lines come after the command's output.
+#include "capture/dump/stderr_splitter.h"
 #include "command.h"
 #include "manual.h"
+#include "run_inprocess.h"
+#include "run_python.h"
+#include "run_spawn.h"
 #include "lowertrace/config.h"
 #include "lowertrace/dump.h"
 #include "util/fs.h"
@@ -15,13 +20,11 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -29,30 +32,37 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace lowertrace;
+namespace run = lowertrace::cli::run;
 
 constexpr const char *kUsage =
     "usage: lowertrace run [--mode html|terminal|both] [--dir TRACE_DIR] [--keep]\n"
-    "                      [--as triton|mlir|llvm|clang] -- <command> [args...]\n"
+    "                      [--as triton|triton-dumps|mlir|llvm|clang] -- <command> [args...]\n"
     "\n"
-    "Runs the command with its compiler's IR dumps switched on and imports them:\n"
-    "  python (Triton)   MLIR_ENABLE_DUMP=1 MLIR_DUMP_PATH LLVM_IR_ENABLE_DUMP=1\n"
+    "Runs the command and traces its passes:\n"
+    "  clang, clang++    in process: -fpass-plugin=<lib>/liblowertrace-llvm.so\n"
+    "  opt               in process: -load-pass-plugin=<lib>/liblowertrace-llvm.so\n"
+    "  mlir-opt-22       in process: Debian's mlir-opt-22 runs as lowertrace-opt\n"
+    "  python (Triton)   with the Python package installed: TL_LOWER_TRACE=<mode> and\n"
+    "                    TL_LOWER_TRACE_DIR, as `TL_LOWER_TRACE=1 python ...` (one run per\n"
+    "                    compiled variant, workers and threads included); without it, or\n"
+    "                    with --as triton-dumps: MLIR_ENABLE_DUMP=1 MLIR_DUMP_PATH LLVM_IR_ENABLE_DUMP=1\n"
     "                    TRITON_KERNEL_DUMP=1 TRITON_DUMP_DIR TRITON_ALWAYS_COMPILE=1\n"
     "                    (one run per kernel, ttir -> ttgir -> llir -> LLVM -> MIR -> PTX)\n"
-    "  *mlir*-opt, *-opt --mlir-print-ir-before-all --mlir-print-ir-after-all\n"
-    "                    --mlir-disable-threading\n"
-    "  opt, llc          -print-after-all\n"
-    "  clang, clang++    -mllvm -print-after-all\n"
+    "  other *-opt       --mlir-print-ir-before-all --mlir-print-ir-after-all\n"
+    "                    --mlir-disable-threading, dumps split off its stderr\n"
+    "  llc               -print-after-all, dumps split off its stderr\n"
     "  --as              choose the kind instead of guessing it from the command\n"
     "  --keep            keep the capture folder (re-import it with `lowertrace import DIR`)\n"
-    "Edited PTX working copies (codegen.<kernel>.ptx) are injected into the next\n"
-    "Triton run through TRITON_KERNEL_OVERRIDE.\n";
+    "The command's stdout, stderr and exit status are its own; lowertrace's lines\n"
+    "follow its output. Edited PTX working copies (codegen.<kernel>.ptx) are\n"
+    "injected into the next Triton run through TRITON_KERNEL_OVERRIDE.\n";
 
 enum class Kind { Triton, Mlir, Llvm, Clang };
 
 Kind guess_kind(const std::vector<std::string> &cmd) {
   std::string base = fs::path(cmd[0]).filename().string();
   if (base.rfind("python", 0) == 0) return Kind::Triton;
-  if (base.rfind("clang", 0) == 0) return Kind::Clang;
+  if (run::is_clang_driver(base)) return Kind::Clang;
   if (base == "opt" || base.rfind("opt-", 0) == 0 || base == "llc" || base.rfind("llc-", 0) == 0) return Kind::Llvm;
   if (base.find("mlir") != std::string::npos || base.ends_with("-opt") ||
       (base.find("-opt-") != std::string::npos))
@@ -61,92 +71,6 @@ Kind guess_kind(const std::vector<std::string> &cmd) {
     if (a.ends_with(".py")) return Kind::Triton;
   return Kind::Triton;  // the environment switches harm nothing else
 }
-
-// Lines of an LLVM/MIR dump body; anything else ends the dump (the tool's
-// own stderr, a Python traceback).
-bool looks_like_llvm_ir(std::string_view l) {
-  if (l.empty()) return true;
-  if (l.rfind("  File \"", 0) == 0) return false;
-  char c = l[0];
-  if (c == ' ' || c == '\t' || c == ';' || c == '#' || c == '!' || c == '}' || c == '{' || c == '%' ||
-      c == '@' || c == '$' || c == '^')
-    return true;
-  for (std::string_view p : {"define ", "declare ", "attributes ", "source_filename", "target ", "uselistorder",
-                             "bb.", "Function Live Ins", "Frame Objects", "Constant Pool", "Jump Tables",
-                             "fi#", "cp#", "module asm", "Machine Function"})
-    if (l.rfind(p, 0) == 0) return true;
-  // MIR after slot indexes: "16B\t  %3:b64 = ...".
-  std::size_t d = 0;
-  while (d < l.size() && std::isdigit(static_cast<unsigned char>(l[d]))) ++d;
-  if (d > 0 && d + 1 < l.size() && l[d] == 'B' && (l[d + 1] == '\t' || l[d + 1] == ' ')) return true;
-  // A basic-block label: "for.body:" / "12:" (possibly followed by "; preds").
-  std::size_t colon = l.find(':');
-  if (colon != std::string_view::npos && colon > 0 && l.substr(0, colon).find(' ') == std::string_view::npos)
-    return true;
-  return false;
-}
-
-// Separates the dump text in a live stderr from the tool's own lines.
-class StderrSplitter {
-public:
-  StderrSplitter(FILE *dump_out, bool drop_chatter) : out_(dump_out), drop_chatter_(drop_chatter) {}
-  void feed(std::string_view bytes) {
-    while (!bytes.empty()) {
-      std::size_t nl = bytes.find('\n');
-      if (nl == std::string_view::npos) {
-        partial_.append(bytes);
-        return;
-      }
-      partial_.append(bytes.substr(0, nl + 1));
-      line(partial_);
-      partial_.clear();
-      bytes.remove_prefix(nl + 1);
-    }
-  }
-  void finish() {
-    if (!partial_.empty()) line(partial_);
-    partial_.clear();
-  }
-  std::uint64_t dump_bytes = 0;
-
-private:
-  void line(const std::string &with_nl) {
-    std::string_view l(with_nl);
-    if (l.ends_with('\n')) l.remove_suffix(1);
-    auto to_dump = [&] {
-      std::fwrite(with_nl.data(), 1, with_nl.size(), out_);
-      if (!with_nl.ends_with('\n')) std::fputc('\n', out_);
-      dump_bytes += with_nl.size();
-    };
-    auto to_tool = [&] {
-      std::fwrite(with_nl.data(), 1, with_nl.size(), stderr);
-      std::fflush(stderr);
-    };
-    if (dump::is_banner_line(l)) {
-      in_dump_ = true;
-      mlir_ = l.rfind("// ", 0) == 0;
-      to_dump();
-      return;
-    }
-    if (drop_chatter_ && dump::is_pass_manager_chatter(l)) return;  // printed because we asked for dumps
-    if (dump::is_diagnostic_line(l)) {
-      to_tool();
-      to_dump();  // the importer attaches it to the failing pass
-      return;
-    }
-    if (in_dump_ && (mlir_ || looks_like_llvm_ir(l))) {
-      to_dump();
-      return;
-    }
-    in_dump_ = false;
-    to_tool();
-  }
-
-  FILE *out_;
-  bool drop_chatter_;
-  std::string partial_;
-  bool in_dump_ = false, mlir_ = false;
-};
 
 std::string rstrip(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
@@ -182,6 +106,31 @@ std::vector<Injected> place_overrides(const Config &cfg, const std::string &over
     out.push_back({k, h, *orig});
   }
   return out;
+}
+
+// The command traced in its own process: stdout and stderr are its own (not
+// even a pipe: a terminal stays a terminal, so colours and buffering are as
+// without us). lowertrace's lines, written by the plugin or lowertrace-opt to
+// TL_LOWER_TRACE_LOG, are shown after the command is done.
+int run_in_process(const run::InProcess &p, const Config &cfg, const std::string &cap, bool keep) {
+  std::string log = cap + "/lowertrace.log";
+  std::error_code ec;
+  run::Env env = {{"TL_LOWER_TRACE", std::string(to_string(cfg.mode))},
+                  {"TL_LOWER_TRACE_DIR", fs::absolute(cfg.trace_dir, ec).string()},
+                  {"TL_LOWER_TRACE_LOG", log}};
+  pid_t pid = run::start(p.exe, p.argv, env, -1, -1);
+  if (pid < 0) return 2;
+  int status;
+  {
+    run::StayForTrace stay;
+    status = run::wait_for(pid);
+  }
+  auto lines = util::read_file(log);
+  if (lines && !lines->empty()) util::emit(*lines);
+  else util::info("run: no pass ran in the command (nothing compiled?), so there is no trace");
+  if (keep) util::info("run: capture kept in " + cap);
+  else fs::remove_all(cap, ec);
+  return run::end_like(status);
 }
 
 int run_run(int argc, char **argv) {
@@ -229,8 +178,14 @@ int run_run(int argc, char **argv) {
   }
   if (!dir.empty()) cfg.trace_dir = dir;
 
-  Kind kind = as == "triton" ? Kind::Triton : as == "mlir" ? Kind::Mlir : as == "llvm" ? Kind::Llvm
+  Kind kind = as == "triton" || as == "triton-dumps" ? Kind::Triton : as == "mlir" ? Kind::Mlir : as == "llvm" ? Kind::Llvm
               : as == "clang" ? Kind::Clang : guess_kind(cmd);
+  // Python: the package's start-up hook traces each compile in process.
+  if (kind == Kind::Triton && as != "triton-dumps") {
+    if (cli::python_package_available(cmd)) return cli::run_python(cmd, cfg);
+    util::info("run: the lowertrace Python package is not installed for " + cmd[0] +
+               " (pip install <lowertrace>/python gives one trace per kernel variant); using Triton's dump switches");
+  }
   char tmpl[] = "/tmp/lowertrace-run-XXXXXX";
   if (!mkdtemp(tmpl)) {
     util::warn(std::string("run: cannot create a capture folder: ") + std::strerror(errno));
@@ -238,9 +193,24 @@ int run_run(int argc, char **argv) {
   }
   std::string cap = tmpl;
   util::write_file(cap + "/lowertrace-run", "capture folder of `lowertrace run`\n");
+
+  // In process where we can: the tool's output is then untouched by design.
+  std::optional<run::InProcess> inproc;
+  std::string base = fs::path(cmd[0]).filename().string();
+  bool is_opt = base == "opt" || base.rfind("opt-", 0) == 0;
+  if (kind == Kind::Clang || (kind == Kind::Llvm && is_opt)) {
+    inproc = run::plugin_plan(cmd, kind == Kind::Clang);
+    if (!inproc)
+      util::warn("run: liblowertrace-llvm.so is not installed next to lowertrace (../lib/); "
+                 "falling back to -print-after-all dumps on stderr");
+  } else if (kind == Kind::Mlir) {
+    inproc = run::mlir_opt_plan(cmd);
+  }
+  if (inproc) return run_in_process(*inproc, cfg, cap, keep);
+
   std::string mlir_dump = cap + "/mlir_dump.txt", stage_dir = cap + "/triton_dump";
   std::vector<Injected> injected;
-  std::vector<std::pair<std::string, std::string>> env;
+  run::Env env;
   if (kind == Kind::Triton) {
     env = {{"MLIR_ENABLE_DUMP", "1"},      {"MLIR_DUMP_PATH", mlir_dump}, {"LLVM_IR_ENABLE_DUMP", "1"},
            {"TRITON_KERNEL_DUMP", "1"},    {"TRITON_DUMP_DIR", stage_dir}, {"TRITON_ALWAYS_COMPILE", "1"}};
@@ -251,13 +221,11 @@ int run_run(int argc, char **argv) {
       env.push_back({"TRITON_OVERRIDE_DIR", cap + "/override"});
     }
   } else if (kind == Kind::Mlir) {
-    for (const char *f : {"--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-disable-threading"})
-      cmd.push_back(f);
+    cmd = run::with_flags(cmd, {"--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-disable-threading"});
   } else if (kind == Kind::Llvm) {
-    cmd.push_back("-print-after-all");
+    cmd = run::with_flags(cmd, {"-print-after-all"});
   } else {
-    cmd.push_back("-mllvm");
-    cmd.push_back("-print-after-all");
+    cmd = run::with_flags(cmd, {"-mllvm", "-print-after-all"});
   }
 
   std::string stderr_dump = cap + "/stderr.txt";
@@ -267,46 +235,37 @@ int run_run(int argc, char **argv) {
     util::warn("run: cannot capture stderr");
     return 2;
   }
-  pid_t pid = fork();
-  if (pid < 0) {
-    util::warn(std::string("run: fork failed: ") + std::strerror(errno));
-    return 2;
-  }
-  if (pid == 0) {
-    dup2(pfd[1], STDERR_FILENO);
-    close(pfd[0]);
-    close(pfd[1]);
-    for (auto &[n, v] : env) setenv(n.c_str(), v.c_str(), 1);
-    std::vector<char *> av;
-    for (auto &s : cmd) av.push_back(s.data());
-    av.push_back(nullptr);
-    execvp(av[0], av.data());
-    std::fprintf(stderr, "%scannot run %s: %s\n", std::string(util::kPrefix).c_str(), av[0], std::strerror(errno));
-    _exit(127);
-  }
+  pid_t pid = run::start("", cmd, env, pfd[1], pfd[0]);
+  if (pid < 0) return 2;
   close(pfd[1]);
-  // Ctrl-C reaches the command; we stay to import what it printed.
-  auto old_int = std::signal(SIGINT, SIG_IGN);
-  auto old_term = std::signal(SIGTERM, SIG_IGN);
-  StderrSplitter split(dump_out, kind == Kind::Triton);
-  char buf[1 << 16];
-  ssize_t n;
-  while ((n = read(pfd[0], buf, sizeof buf)) != 0) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    split.feed(std::string_view(buf, static_cast<std::size_t>(n)));
-  }
-  split.finish();
-  close(pfd[0]);
-  std::fclose(dump_out);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  {
+    run::StayForTrace stay;
+    // The tool's lines go out as they come, unbuffered, in their order.
+    auto tool = [](std::string_view b) {
+      while (!b.empty()) {
+        ssize_t w = write(STDERR_FILENO, b.data(), b.size());
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        b.remove_prefix(static_cast<std::size_t>(w));
+      }
+    };
+    auto dump = [&](std::string_view b) { std::fwrite(b.data(), 1, b.size(), dump_out); };
+    dump::StderrSplitter split(tool, dump, kind == Kind::Triton);
+    char buf[1 << 16];
+    ssize_t n;
+    while ((n = read(pfd[0], buf, sizeof buf)) != 0) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      split.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    }
+    split.finish();
+    close(pfd[0]);
+    std::fclose(dump_out);
+    status = run::wait_for(pid);
   }
-  std::signal(SIGINT, old_int);
-  std::signal(SIGTERM, old_term);
-  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
   dump::ImportJob job;
   job.tool = "lowertrace run";
@@ -335,9 +294,10 @@ int run_run(int argc, char **argv) {
   job.inputs.push_back(stderr_dump);
   dump::ImportResult r = dump::import_into_sessions(job, cfg);
   if (r.dumps == 0) {
-    util::warn(kind == Kind::Triton
-                   ? "run: no IR dumps came out of the command (did it compile a Triton kernel?)"
-                   : "run: no IR dumps came out of the command");
+    // A compiler that stopped before its passes (an input that does not
+    // parse) prints no dumps: nothing to trace, and nothing wrong with us.
+    if (kind == Kind::Triton) util::warn("run: no IR dumps came out of the command (did it compile a Triton kernel?)");
+    else util::info("run: no pass ran in the command (no IR dumps came out), so there is no trace");
   } else {
     util::info(fmt::format("run: {} dumps -> {} records in {} run(s); trace in {}", r.dumps, r.records,
                            r.compilations, cfg.trace_dir));
@@ -358,7 +318,7 @@ int run_run(int argc, char **argv) {
   std::error_code ec;
   if (keep) util::info("run: capture kept in " + cap);
   else fs::remove_all(cap, ec);
-  return rc;
+  return run::end_like(status);
 }
 
 }  // namespace

@@ -479,7 +479,18 @@ void Assembler::close_stage(const std::optional<std::string> &output) {
 
 void Assembler::finish() {
   deferred_ = false;
-  for (Stream *fam : {mlir_.get(), llvm_.get(), mir_.get()}) {
+  for (Stream *fam : {mlir_.get(), llvm_.get(), mir_.get()}) close_open(*fam);
+  pump();
+}
+
+void Assembler::end_mlir() {
+  close_open(*mlir_);
+  pump();
+}
+
+void Assembler::close_open(Stream &family) {
+  Stream *fam = &family;
+  {
     for (Item *o : fam->open) {
       if (fam->mode == Stream::Paired) {
         o->failed = true;
@@ -493,7 +504,6 @@ void Assembler::finish() {
     }
     fam->open.clear();
   }
-  pump();
 }
 
 bool Assembler::in_pipeline_pass() const {

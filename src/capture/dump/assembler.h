@@ -36,6 +36,10 @@ public:
   // Keep every record until finish() (Triton: pipeliner steps printed to
   // stderr arrive after the MLIR_DUMP_PATH file that holds their pass).
   void set_deferred(bool on) { deferred_ = on; }
+  // No MLIR dump follows (a single in-order stream has reached the LLVM
+  // dumps): the open MLIR passes end as finish() would end them, now, so the
+  // records after them need not wait for the end of the input.
+  void end_mlir();
   // A pipeliner step dump that arrived out of band: goes under the first
   // tritongpu-pipeline pass that has none yet (a step named like the first
   // step seen starts the next pass's group). False if there is none.
@@ -66,6 +70,7 @@ private:
   void on_mlir_internal(Dump &&d);
   void on_llvm(Dump &&d, bool mir);
   void before_only_step(Family &fam, const Dump &d, Item *incoming);
+  void close_open(Stream &family);  // resolves the open passes of one family, as finish() does
   void pump();  // emits finished items from the front of the queue
   bool emit(Item &it);  // true when the pass failed
 

@@ -101,6 +101,7 @@ struct Importer::Impl {
   };
   std::vector<std::unique_ptr<Compile>> compiles;
   Compile *mlir_cur = nullptr, *llvm_cur = nullptr;
+  bool mlir_ended = false;  // in_order: the current compile has reached its LLVM dumps
   std::map<std::string, std::vector<Compile *>> by_kernel;
   struct LlvmInstance { int index = -1; int dumps = 0; std::string first_pass; };
   std::map<std::string, LlvmInstance> llvm_inst;
@@ -116,7 +117,7 @@ struct Importer::Impl {
     c->c.ordinal = static_cast<int>(by_kernel[kernel].size());
     c->target = factory(c->c);
     c->asm_ = std::make_unique<Assembler>(*c->target, [this](std::string w) { warn(std::move(w)); });
-    c->asm_->set_deferred(triton);
+    c->asm_->set_deferred(triton && !opts.in_order);
     by_kernel[kernel].push_back(c.get());
     compiles.push_back(std::move(c));
     return compiles.back().get();
@@ -211,6 +212,10 @@ struct Importer::Impl {
       target = new_compile(k.empty() ? std::string("kernel") : k);
     }
     llvm_cur = target;
+    if (opts.in_order && target == mlir_cur && !mlir_ended) {
+      mlir_ended = true;  // the compile's MLIR passes are over
+      target->asm_->end_mlir();
+    }
     target->asm_->on_dump(std::move(d));
   }
 

@@ -182,6 +182,8 @@ void Splitter::line(std::string_view l, std::uint64_t off) {
       cur_.diagnostic = std::move(diag_);
       diag_.clear();
       cur_binary_ = false;
+      mlir_depth_ = 0;
+      mlir_opened_ = mlir_ended_ = false;
       // Bodiless banners (omitted, ignored, ...) complete at once.
       in_dump_ = cur_.banner.has_body();
       if (!in_dump_) on_dump_(std::move(cur_));
@@ -225,6 +227,19 @@ void Splitter::line(std::string_view l, std::uint64_t off) {
 }
 
 void Splitter::body_line(std::string_view l, std::uint64_t off) {
+  if (in_dump_ && cur_.banner.family == Family::Mlir) {
+    if (mlir_ended_ && !blank(l)) {
+      if (starts_with(l, "{-#")) mlir_ended_ = false;  // dialect resources, printed after the op
+      else close_dump(false);                         // not the dump's: handled below as outside text
+    }
+    if (in_dump_) {
+      if (blank(l)) mlir_ended_ |= mlir_opened_ && mlir_depth_ <= 0;
+      else {
+        mlir_opened_ |= l.find('{') != std::string_view::npos;
+        mlir_depth_ += brace_balance(l);
+      }
+    }
+  }
   if (in_dump_) {
     if (has_binary(l)) {
       // Garbage (a binary file, a torn write) is no IR: leave the line out
@@ -238,6 +253,9 @@ void Splitter::body_line(std::string_view l, std::uint64_t off) {
     }
     cur_.body.append(l);
     cur_.body.push_back('\n');
+    // A machine function's print ends here: what follows up to the next
+    // banner is not its text (in a raw stderr capture, the tool's own lines).
+    if (cur_.banner.family == Family::Mir && starts_with(l, "# End machine code for function")) close_dump(false);
     return;
   }
   if (blank(l)) return;

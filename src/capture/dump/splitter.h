@@ -67,6 +67,11 @@ private:
   std::string held_;
   std::uint64_t held_off_ = 0;
   bool cur_binary_ = false;  // binary data already reported for the current dump
+  // An MLIR dump is one op: once its braces balance and the printer's empty
+  // line follows, only a "{-#" resource section still belongs to it; any
+  // other text (a raw stderr capture's timing report) ends it.
+  long mlir_depth_ = 0;
+  bool mlir_opened_ = false, mlir_ended_ = false;
 };
 
 // LLVM/Triton chatter that can sit between or inside dumps on stderr

@@ -11,6 +11,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
 
+#include <cstdlib>
+
 namespace lowertrace::llvm_capture {
 
 namespace {
@@ -31,11 +33,20 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 
 Tracer::Tracer() : cfg_(current_config()) {}
 
+Tracer::Tracer(Session &session)
+    : cfg_(session.config()), session_(std::shared_ptr<Session>(), &session), owns_session_(false) {}
+
 Tracer::~Tracer() {
   guarded("finish", [&] {
     std::lock_guard<std::mutex> g(mu_);
     phase_.reset();
-    if (session_) session_->finish(open_.empty() ? "" : "pass did not complete");
+    if (const char *v = std::getenv("LT_REPORT_STATS"); v && *v && std::string(v) != "0")
+      util::info("llvm plugin: " + std::to_string(stats_.walks) + " fingerprint walks, " +
+                 std::to_string(stats_.before_prints) + " before-prints, " +
+                 std::to_string(stats_.after_prints) + " after-prints, " + std::to_string(epoch_) +
+                 " epochs; numbering built " + std::to_string(printer_.builds) + " times, reused " +
+                 std::to_string(printer_.reused));
+    if (session_ && owns_session_) session_->finish(open_.empty() ? "" : "pass did not complete");
     session_.reset();
   });
 }
@@ -53,15 +64,16 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("before-pass", [&] { before(*p, pass, ir); });
   });
   // Wrappers are not recorded, but some change IR themselves (the inliner's
-  // wrapper deletes dead functions, which renumbers attribute groups in every
-  // other function's print): after any of them, no cached print is current.
+  // wrapper and the SCC walk delete dead functions, which renumbers attribute
+  // groups in every other function's print): after a module or SCC wrapper,
+  // no cached print is current. Function and loop wrappers only run passes.
   pic.registerAfterPassCallback(
       [this](llvm::StringRef pass, llvm::Any ir, const llvm::PreservedAnalyses &pa) {
-        if (is_plumbing({pass.data(), pass.size()})) forget_prints();
-        else guarded("after-pass", [&] { after(pass, ir, pa); });
+        if (!is_plumbing({pass.data(), pass.size()})) guarded("after-pass", [&] { after(pass, ir, pa); });
+        else if (may_add_or_delete_functions(ir)) forget_prints(&ir);
       });
   pic.registerAfterPassInvalidatedCallback([this](llvm::StringRef pass, const llvm::PreservedAnalyses &) {
-    if (is_plumbing({pass.data(), pass.size()})) forget_prints();
+    if (is_plumbing({pass.data(), pass.size()})) forget_prints(nullptr);
     else guarded("after-pass", [&] { invalidated(pass); });
   });
   pic.registerBeforeSkippedPassCallback([this](llvm::StringRef pass, llvm::Any ir) {
@@ -69,9 +81,27 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
   });
 }
 
-void Tracer::forget_prints() {
+void Tracer::forget_prints(const llvm::Any *ir) {
   std::lock_guard<std::mutex> g(mu_);
+  ++tick_;
+  // A module or SCC wrapper: it renumbered other prints only if it added or
+  // deleted functions (or changed what module_context() sees).
+  if (const llvm::Module *m = ir ? describe(*ir).module : nullptr) {
+    Fingerprint c = module_context(*m);
+    if (have_context_ && c == context_) return;
+    context_ = c;
+    have_context_ = true;
+  }
   ++epoch_;
+}
+
+UnitState Tracer::state_of(const llvm::Any &ir, const void *key) {
+  // The unit a pass just left, untouched since: its fingerprint is known.
+  if (last_.key == key && last_.tick == tick_) return last_.state;
+  ++stats_.walks;
+  UnitState st;
+  st.fp = fingerprint(ir, &st.context);
+  return st;
 }
 
 Session *Tracer::session_for(const llvm::Any &ir) {
@@ -85,16 +115,26 @@ Session *Tracer::session_for(const llvm::Any &ir) {
     opts.input = src;
   }
   opts.tool = "llvm-plugin";
-  session_ = std::make_unique<Session>(std::move(opts), cfg_);
+  // Tens of thousands of records, most of them no-ops: one raw file per
+  // distinct text, and live report chunks batched.
+  opts.raw_file_per_text = true;
+  opts.live_chunk_ms = 250;
+  session_ = std::make_shared<Session>(std::move(opts), cfg_);
   phase_.emplace(session_->phase("llvm"));
   return session_.get();
 }
 
-Snapshot Tracer::snapshot_of(const llvm::Any &ir, const void *key) {
+Snapshot Tracer::snapshot_of(const llvm::Any &ir, const void *key, const UnitState &st) {
   auto it = cache_.find(key);
-  if (it != cache_.end() && it->second.first == epoch_) return it->second.second;
-  Snapshot s = session_->intern(print(ir));
-  cache_[key] = {epoch_, s};
+  if (it != cache_.end()) {
+    if (it->second.epoch == epoch_ && it->second.state.fp == st.fp) return it->second.snap;
+    // Changed by a pass that ran on another unit (a caller rewritten by an
+    // SCC pass) in a way that renumbers other units' prints.
+    if (!(it->second.state.fp == st.fp) && !(it->second.state.context == st.context)) ++epoch_;
+  }
+  ++stats_.before_prints;
+  Snapshot s = session_->intern(printer_.print(ir, epoch_));
+  cache_[key] = {epoch_, st, s};
   return s;
 }
 
@@ -105,7 +145,15 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   OpenPass op;
   op.pass = pass.str();
   op.key = u.key;
-  op.before = snapshot_of(ir, u.key);
+  op.module = u.module;
+  if (!have_context_ && u.module) {
+    context_ = module_context(*u.module);
+    have_context_ = true;
+  }
+  op.before_state = state_of(ir, u.key);
+  ++tick_;
+  op.before = snapshot_of(ir, u.key, op.before_state);
+  op.epoch = epoch_;
   op.index = s->begin_pass(op.pass, op.before, "llvm");
   llvm::StringRef pipeline_name = pic.getPassNameForClassName(pass);
   s->annotate(op.index, u.name, pipeline_name.str());
@@ -136,15 +184,35 @@ void Tracer::after(llvm::StringRef pass, const llvm::Any &ir, const llvm::Preser
   OpenPass op;
   if (!session_ || !pop_to(pass, op)) return;
   double wall = ms_since(op.start);
-  // Always print the after text. Skipping it when the pass claims to preserve
-  // all analyses and llvm::StructuralHash agrees was tried and is wrong:
-  // IPSCCP adds range() return attributes and still reports "all preserved",
-  // and the hash ignores attributes, names and metadata.
-  Snapshot after_snap = session_->intern(print(ir));
-  // Interned: equal texts share one snapshot. Any change may show up in other
-  // units' prints too (attribute group and metadata numbers), so drop the cache.
-  if (after_snap != op.before) ++epoch_;
-  cache_[op.key] = {epoch_, after_snap};
+  // Print only if the fingerprint moved. The pass's PreservedAnalyses are
+  // never consulted: IPSCCP adds range() return attributes and still reports
+  // "all preserved". Nested passes that changed other units (the epoch
+  // moved) may have renumbered this unit's print: print then as well.
+  ++tick_;
+  UnitState st;
+  st.fp = fingerprint(ir, &st.context);
+  ++stats_.walks;
+  last_ = {op.key, st, tick_};
+  bool moved = !(st.fp == op.before_state.fp);
+  // Other units print differently only if this unit's contribution to their
+  // numbering moved, or the module around them did (a declaration added, a
+  // function deleted): then no other cached print is current. Decided before
+  // printing, which reuses the numbering of the current epoch.
+  if (moved) {
+    bool renumbers = !(st.context == op.before_state.context);
+    if (op.module) {
+      Fingerprint c = module_context(*op.module);
+      if (!(c == context_)) renumbers = true;
+      context_ = c;
+    }
+    if (renumbers) ++epoch_;
+  }
+  Snapshot after_snap = op.before;
+  if (moved || op.epoch != epoch_) {
+    ++stats_.after_prints;
+    after_snap = session_->intern(printer_.print(ir, epoch_));
+  }
+  cache_[op.key] = {epoch_, st, after_snap};
   session_->end_pass(op.index, after_snap, wall);
 }
 
@@ -153,6 +221,7 @@ void Tracer::invalidated(llvm::StringRef pass) {
   OpenPass op;
   if (!session_ || !pop_to(pass, op)) return;
   double wall = ms_since(op.start);
+  ++tick_;
   ++epoch_;  // the unit is gone (e.g. a deleted loop): nothing cached is trustworthy
   session_->annotate(op.index, {}, "invalidated");
   session_->end_pass(op.index, session_->intern(std::string()), wall);
@@ -162,7 +231,11 @@ void Tracer::skipped(llvm::StringRef pass, const llvm::Any &ir) {
   std::lock_guard<std::mutex> g(mu_);
   Session *s = session_for(ir);
   IrUnit u = describe(ir);
-  int idx = s->skipped_pass(pass.str(), snapshot_of(ir, u.key), "skipped by the pass manager (optnone or opt-bisect)");
+  UnitState st = state_of(ir, u.key);
+  ++tick_;
+  int idx = s->skipped_pass(pass.str(), snapshot_of(ir, u.key, st),
+                            "skipped by the pass manager (optnone or opt-bisect)");
+  last_ = {u.key, st, tick_};
   s->annotate(idx, u.name);
 }
 

@@ -6,11 +6,13 @@
 // destroyed at process exit.
 #pragma once
 
+#include "fingerprint.h"
+#include "ir_unit.h"
 #include "lowertrace/session.h"
 
 #include <chrono>
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +21,7 @@
 
 namespace llvm {
 class Any;
+class Module;
 class PassInstrumentationCallbacks;
 class PreservedAnalyses;
 class StringRef;
@@ -26,10 +29,18 @@ class StringRef;
 
 namespace lowertrace::llvm_capture {
 
+// A unit's fingerprint and its contribution to other units' prints.
+struct UnitState {
+  Fingerprint fp, context;
+};
+
 class Tracer {
 public:
   Tracer();
-  ~Tracer();  // finishes the session: trace.json and the report get written here
+  // Records into `session` (in its current phase) instead of a session of its
+  // own, which it does not finish: the MLIR codegen step's LLVM optimiser.
+  explicit Tracer(Session &session);
+  ~Tracer();  // finishes its own session: trace.json and the report get written here
   static Tracer &instance();
 
   bool enabled() const { return cfg_.enabled(); }
@@ -40,32 +51,60 @@ private:
   void after(llvm::StringRef pass, const llvm::Any &ir, const llvm::PreservedAnalyses &pa);
   void invalidated(llvm::StringRef pass);
   void skipped(llvm::StringRef pass, const llvm::Any &ir);
-  void forget_prints();
+  void forget_prints(const llvm::Any *ir);
   Session *session_for(const llvm::Any &ir);
-  Snapshot snapshot_of(const llvm::Any &ir, const void *key);
+  Snapshot snapshot_of(const llvm::Any &ir, const void *key, const UnitState &st);
+  UnitState state_of(const llvm::Any &ir, const void *key);
   // Pops open passes down to (and including) the innermost one named `pass`;
   // returns false (and pops nothing) when `pass` is not open.
   bool pop_to(llvm::StringRef pass, struct OpenPass &out);
 
   Config cfg_;
   std::mutex mu_;
-  std::unique_ptr<Session> session_;
+  std::shared_ptr<Session> session_;
+  bool owns_session_ = true;
   std::optional<Session::PhaseScope> phase_;
   std::vector<struct OpenPass> open_;
 
-  // Text cache for "before" snapshots. The epoch advances whenever a pass may
-  // have changed anything; a cached print taken in the current epoch is still
-  // exactly what printing again would give.
+  // Text cache per unit. A unit's print depends on the unit (its
+  // fingerprint) and on the rest of the module (metadata and attribute group
+  // numbers, unnamed globals). The epoch advances whenever a pass changed
+  // something other units' prints depend on (a unit's context hash or the
+  // module's, fingerprint.h); a print cached in the current epoch with the
+  // unit's current fingerprint is exactly what printing again would give.
+  struct Cached {
+    std::uint64_t epoch = 0;
+    UnitState state;
+    Snapshot snap;
+  };
   std::uint64_t epoch_ = 0;
-  std::map<const void *, std::pair<std::uint64_t, Snapshot>> cache_;
+  std::unordered_map<const void *, Cached> cache_;
+  Fingerprint context_;  // module_context() as last seen
+  Printer printer_;      // reuses a function print's module numbering within an epoch
+  bool have_context_ = false;
+  // Counts callbacks that may follow a change; a unit's fingerprint taken
+  // after a pass is still current if nothing ran since (the next pass on the
+  // same function, the common case, needs no second walk).
+  std::uint64_t tick_ = 0;
+  struct Last {
+    const void *key = nullptr;
+    UnitState state;
+    std::uint64_t tick = ~0ull;
+  } last_;
   bool warned_mismatch_ = false;
+  struct {
+    std::uint64_t walks = 0, before_prints = 0, after_prints = 0;
+  } stats_;  // LT_REPORT_STATS=1 prints them at exit
 };
 
 struct OpenPass {
   std::string pass;
   int index = -1;
   Snapshot before;
+  UnitState before_state;
+  std::uint64_t epoch = 0;  // the tracer's epoch when `before` was taken
   const void *key = nullptr;
+  const llvm::Module *module = nullptr;
   std::chrono::steady_clock::time_point start;
 };
 

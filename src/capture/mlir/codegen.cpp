@@ -5,8 +5,11 @@
 // working copy is what the tool emits next time.
 #include "lowertrace/mlir.h"
 
+#include "traced_backend.h"
+
 #include <mlir/Dialect/GPU/IR/GPUDialect.h>
 #include <mlir/Dialect/LLVMIR/LLVMDialect.h>
+#include <mlir/Dialect/LLVMIR/NVVMDialect.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/Pass/Pass.h>
 #include <mlir/Pass/PassManager.h>
@@ -62,7 +65,7 @@ bool gen_llvm_ir(::mlir::Operation *module, std::vector<GeneratedCode> &out, std
   return true;
 }
 
-bool gen_asm(::mlir::Operation *module, std::vector<GeneratedCode> &out, std::string *error) {
+bool gen_asm(::mlir::Operation *module, std::vector<GeneratedCode> &out, std::string *error, Session *trace) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::LLVMContext ctx;
@@ -79,6 +82,14 @@ bool gen_asm(::mlir::Operation *module, std::vector<GeneratedCode> &out, std::st
       triple, "generic", "", llvm::TargetOptions(), std::nullopt));
   m->setTargetTriple(triple);
   m->setDataLayout(tm->createDataLayout());
+  if (trace) {
+    TracedCode code;
+    if (!traced_asm(*m, *tm, *trace, code, error)) return false;
+    GeneratedCode g{module_name(module), code.mir, code.code, "asm"};
+    g.lowered_lang = "mir";
+    out.push_back(std::move(g));
+    return true;
+  }
   llvm::SmallString<0> buf;
   llvm::raw_svector_ostream os(buf);
   llvm::legacy::PassManager pm;
@@ -91,9 +102,61 @@ bool gen_asm(::mlir::Operation *module, std::vector<GeneratedCode> &out, std::st
   return true;
 }
 
+// Traced PTX: each gpu.module serialised in process with its LLVM passes
+// recorded (traced_backend.h), the PTX already in gpu.binary ops as is, in
+// module order as gpu-module-to-binary would leave them. Returns false, with
+// nothing done, when a gpu.module has a target that is not NVVM (or none):
+// then the untraced path below decides.
+bool gen_ptx_traced(::mlir::Operation *module, Session &trace, std::vector<GeneratedCode> &out,
+                    std::string *error, bool *handled) {
+  *handled = false;
+  bool nvvm_only = true;
+  module->walk([&](::mlir::gpu::GPUModuleOp g) {
+    auto targets = g.getTargetsAttr();
+    if (!targets || targets.empty()) nvvm_only = false;
+    else
+      for (::mlir::Attribute t : targets)
+        if (!llvm::isa<::mlir::NVVM::NVVMTargetAttr>(t)) nvvm_only = false;
+  });
+  if (!nvvm_only) return true;
+  *handled = true;
+  bool ok = true;
+  module->walk([&](::mlir::Operation *op) {
+    if (!ok) return;
+    if (auto g = llvm::dyn_cast<::mlir::gpu::GPUModuleOp>(op)) {
+      for (::mlir::Attribute t : g.getTargetsAttr()) {
+        TracedCode code;
+        if (!traced_ptx(*g, llvm::cast<::mlir::NVVM::NVVMTargetAttr>(t), trace, code, error)) {
+          ok = false;
+          return;
+        }
+        GeneratedCode gc{g.getName().str(), code.mir, code.code, "ptx"};
+        gc.lowered_lang = "mir";
+        out.push_back(std::move(gc));
+      }
+    } else if (auto bin = llvm::dyn_cast<::mlir::gpu::BinaryOp>(op)) {
+      for (::mlir::Attribute a : bin.getObjects()) {
+        auto obj = llvm::dyn_cast<::mlir::gpu::ObjectAttr>(a);
+        if (!obj || obj.getFormat() != ::mlir::gpu::CompilationTarget::Assembly) continue;
+        out.push_back({bin.getName().str(), print(bin), obj.getObject().getValue().str(), "ptx"});
+      }
+    }
+  });
+  if (ok && out.empty()) {
+    *error = "no gpu.module or gpu.binary with PTX assembly in the module";
+    return false;
+  }
+  return ok;
+}
+
 // PTX: serialise each gpu.module with the NVPTX back end (gpu-module-to-binary
 // in "isa" format) on a clone, so the traced module itself is not changed.
-bool gen_ptx(::mlir::Operation *module, std::vector<GeneratedCode> &out, std::string *error) {
+bool gen_ptx(::mlir::Operation *module, std::vector<GeneratedCode> &out, std::string *error, Session *trace) {
+  if (trace) {
+    bool handled = false;
+    bool ok = gen_ptx_traced(module, *trace, out, error, &handled);
+    if (handled) return ok;
+  }
   std::map<std::string, std::string> lowered;
   module->walk([&](::mlir::gpu::GPUModuleOp g) { lowered[g.getName().str()] = print(g); });
   ::mlir::OwningOpRef<::mlir::Operation *> clone(module->clone());
@@ -137,7 +200,8 @@ struct CodegenPass
   void runOnOperation() override {
     std::vector<GeneratedCode> code;
     std::string error;
-    if (!generate_code(getOperation(), state->target, code, &error)) {
+    if (!generate_code(getOperation(), state->target, code, &error,
+                       state->session && state->session->enabled() ? state->session.get() : nullptr)) {
       state->error = error;
       getOperation()->emitError() << "lowertrace codegen (" << state->target << "): " << error;
       return signalPassFailure();
@@ -145,7 +209,7 @@ struct CodegenPass
     for (auto &g : code) {
       std::string source = g.source;
       if (state->session) {
-        auto r = state->session->codegen(g.lowered_ir, "mlir", g.source, g.language, g.kernel);
+        auto r = state->session->codegen(g.lowered_ir, g.lowered_lang, g.source, g.language, g.kernel);
         source = std::move(r.source);
         state->tags.push_back(r.tag);
       }
@@ -160,10 +224,10 @@ struct CodegenPass
 bool is_codegen_target(std::string_view t) { return t == "llvm-ir" || t == "ptx" || t == "asm"; }
 
 bool generate_code(::mlir::Operation *module, std::string_view target,
-                   std::vector<GeneratedCode> &out, std::string *error) {
+                   std::vector<GeneratedCode> &out, std::string *error, Session *trace) {
   if (target == "llvm-ir") return gen_llvm_ir(module, out, error);
-  if (target == "asm") return gen_asm(module, out, error);
-  if (target == "ptx") return gen_ptx(module, out, error);
+  if (target == "asm") return gen_asm(module, out, error, trace);
+  if (target == "ptx") return gen_ptx(module, out, error, trace);
   *error = "unknown codegen target '" + std::string(target) + "' (expected llvm-ir, ptx or asm)";
   return false;
 }

@@ -2,40 +2,11 @@
 
 #include <mlir/IR/Operation.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
-#include <array>
+#include "util/word_hasher.h"
 
 namespace lowertrace::mlir {
 
-namespace {
-// Words are gathered in a small buffer and hashed in batches: one streaming
-// update per field would cost more than the field itself.
-class Hasher {
-public:
-  Hasher() { XXH3_128bits_reset(&state_); }
-  void add(const void *p) { add(reinterpret_cast<std::uintptr_t>(p)); }
-  void add(std::uint64_t w) {
-    if (n_ == buf_.size()) drain();
-    buf_[n_++] = w;
-  }
-  Fingerprint result() {
-    drain();
-    XXH128_hash_t h = XXH3_128bits_digest(&state_);
-    return {h.high64, h.low64};
-  }
-
-private:
-  void drain() {
-    XXH3_128bits_update(&state_, buf_.data(), n_ * sizeof(std::uint64_t));
-    n_ = 0;
-  }
-  XXH3_state_t state_;
-  std::array<std::uint64_t, 1024> buf_;
-  size_t n_ = 0;
-};
-}  // namespace
+using Hasher = util::WordHasher;
 
 Fingerprint fingerprint(::mlir::Operation *top) {
   Hasher h;
@@ -62,7 +33,8 @@ Fingerprint fingerprint(::mlir::Operation *top) {
     // Separates one op's fields from the next op's.
     h.add(0xFEEDF00Du + op->getNumOperands() * 0x10001ull + op->getNumResults());
   });
-  return h.result();
+  auto [hi, lo] = h.result();
+  return {hi, lo};
 }
 
 }  // namespace lowertrace::mlir
