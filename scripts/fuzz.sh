@@ -14,8 +14,9 @@ secs=${1:-30}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(dump_import_fuzzer diff_fuzzer html_fuzzer)
-B=build-fuzz
-cmake --preset fuzz >/dev/null
+preset=${LT_FUZZ_PRESET:-fuzz}  # fuzz: engine-only build (no MLIR), the quickest
+B=build-$preset
+cmake --preset "$preset" >/dev/null
 cmake --build $B -j"${LT_FUZZ_JOBS:-2}" --target "${targets[@]}"
 
 # Seeds: the fixtures, cut to the fuzzers' max_len.

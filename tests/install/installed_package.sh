@@ -27,6 +27,10 @@ for f in include/lowertrace/session.h include/lowertrace/mlir.h include/lowertra
          lib/pkgconfig/lowertrace.pc; do
   [ -e "$P/$f" ] || bad "not installed: $f"
 done
+# Libraries built as shared objects (the C API) are installed too.
+for so in "$BUILD"/lib/liblowertrace_*.so; do
+  [ -e "$so" ] && { [ -e "$P/lib/$(basename "$so")" ] || bad "not installed: lib/$(basename "$so")"; }
+done
 # Nothing installed may point back into the build or source tree.
 if grep -rIl -e "$BUILD" -e "$SRC/" "$P/lib/cmake" "$P/lib/pkgconfig" "$P/include" 2>/dev/null; then
   bad "installed package files name the build/source tree"

@@ -389,18 +389,21 @@ void TraceInstrumentation::end_top_level(Frame &f, Operation *op, bool failed,
   });
   for (Node *k : kids) emit(*k, message);
 
-  // Worker threads may still hold items of this pass after a failure.
+  // Worker threads may still hold items of this pass after a failure. `f`
+  // may be one of them (abandon_open() after a crash recovered on another
+  // thread: found by ASan in it.crash_trace), so nothing of it is read after.
+  const int index = f.session_index;
   for (auto &[tid, st] : threads_)
     if (tid != llvm::get_threadid()) st.clear();
 
   if (failed) {
-    session_->fail_pass(f.session_index, message);
+    session_->fail_pass(index, message);
     return;
   }
   Fingerprint fp = fingerprint_after(op);
   bool top = op->getParentOp() == nullptr;
   // Unchanged fingerprint: the cache returns the before-snapshot unprinted.
-  session_->end_pass(f.session_index, snapshot(op, fp, !top));
+  session_->end_pass(index, snapshot(op, fp, !top));
 }
 
 void TraceInstrumentation::emit(Node &node, const std::string &message) {
