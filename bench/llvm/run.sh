@@ -11,6 +11,7 @@
 # For each run: wall seconds and peak RSS (/usr/bin/time -v, best wall of REPS),
 # and for html the seconds between the output file being written and the
 # process ending (trace.json and the report are written at exit).
+# The plugin's per-pass console lines go to a file, as -print-after-all's dump does.
 # Usage: bench/llvm/run.sh [N functions (2000)] [build dir (build)] [repeats (1)]
 set -euo pipefail
 N=${1:-2000}
@@ -51,6 +52,7 @@ PY
     fi
   done
   echo "$label $best"
+  echo "measured: $label $best" >&2  # progress, in case a long run is cut short
 }
 
 rows=()
@@ -58,7 +60,7 @@ rows=()
 rows+=("$(measure cxx_plain "$work/p.o" "$CLANG" -O2 -c "$work/shapes.cpp" -o "$work/p.o")")
 rows+=("$(measure cxx_dumps "$work/d.o" sh -c "'$CLANG' -O2 -c '$work/shapes.cpp' -o '$work/d.o' -mllvm -print-after-all 2> '$work/cxx_dump.txt'")")
 cxx_dump_mb=$(du -m "$work/cxx_dump.txt" | cut -f1); rm -f "$work/cxx_dump.txt"
-rows+=("$(measure cxx_html "$work/h.o" env TL_LOWER_TRACE=html "$CLANG" -O2 -c "$work/shapes.cpp" -o "$work/h.o" -fpass-plugin="$PLUGIN")")
+rows+=("$(measure cxx_html "$work/h.o" sh -c "TL_LOWER_TRACE=html '$CLANG' -O2 -c '$work/shapes.cpp' -o '$work/h.o' -fpass-plugin='$PLUGIN' 2> '$work/lt.err'")")
 cmp -s "$work/p.o" "$work/h.o" || { echo "clang output differs with the plugin!" >&2; exit 1; }
 cxx_recs=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['records']; print(len(r), sum(x['changed'] for x in r))" "$(find "$work/trace" -name trace.json)")
 cxx_sizes=$(du -sm "$work/trace" | cut -f1)
@@ -66,7 +68,7 @@ cxx_sizes=$(du -sm "$work/trace" | cut -f1)
 rows+=("$(measure opt_plain "$work/o1.bc" "$OPT" -passes='default<O2>' "$work/in.ll" -o "$work/o1.bc")")
 rows+=("$(measure opt_dumps "$work/o2.bc" sh -c "'$OPT' -passes='default<O2>' -print-after-all '$work/in.ll' -o '$work/o2.bc' 2> '$work/opt_dump.txt'")")
 opt_dump_mb=$(du -m "$work/opt_dump.txt" | cut -f1); rm -f "$work/opt_dump.txt"
-rows+=("$(measure opt_html "$work/o3.bc" env TL_LOWER_TRACE=html "$OPT" -load-pass-plugin="$PLUGIN" -passes='default<O2>' "$work/in.ll" -o "$work/o3.bc")")
+rows+=("$(measure opt_html "$work/o3.bc" sh -c "TL_LOWER_TRACE=html '$OPT' -load-pass-plugin='$PLUGIN' -passes='default<O2>' '$work/in.ll' -o '$work/o3.bc' 2> '$work/lt.err'")")
 cmp -s "$work/o1.bc" "$work/o3.bc" || { echo "opt output differs with the plugin!" >&2; exit 1; }
 opt_recs=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['records']; print(len(r), sum(x['changed'] for x in r))" "$(find "$work/trace" -name trace.json)")
 opt_sizes=$(du -sm "$work/trace" | cut -f1)

@@ -138,6 +138,32 @@ check_texts "$(one_trace "$tmp/t_clang_ll")" clang_pb.txt clang_pa.txt clang
 diff want.txt got.txt > /dev/null || { diff want.txt got.txt | head; fail "clang: recorded passes differ from -print-after-all"; }
 echo "clang: $(wc -l < got.txt) passes match"
 
+# ---------------------------------------------------------------- clang-22, C++
+# Templates, virtual calls, exceptions, lambdas and TBAA: the plugin prints a
+# unit only when its fingerprint moved and reuses one metadata numbering per
+# epoch, and every recorded text must still equal the dumps. IPSCCP adds
+# range() attributes here while reporting that it preserved everything.
+cp "$LT_SRC/tests/data/llvm/plugin_cxx.cpp" cxx.cpp
+"$CLANG" -O2 -c cxx.cpp -o cxx_plain.o
+TL_LOWER_TRACE=terminal TL_LOWER_TRACE_DIR="$tmp/t_cxx" \
+  "$CLANG" -O2 -c -fpass-plugin="$PLUGIN" cxx.cpp -o cxx_traced.o 2> cxx_err.txt \
+  || fail "clang++ with the plugin failed: $(tail -3 cxx_err.txt)"
+cmp cxx_plain.o cxx_traced.o || fail "clang++ output differs with the plugin"
+# -S -emit-llvm: the same IR pipeline, without the codegen passes' dumps.
+"$CLANG" -O2 -S -emit-llvm cxx.cpp -o /dev/null -mllvm -print-after-all 2> cxx_pa.txt
+"$CLANG" -O2 -S -emit-llvm cxx.cpp -o /dev/null -mllvm -print-before-all 2> cxx_pb.txt
+cxx_trace=$(one_trace "$tmp/t_cxx")
+banners cxx_pa.txt > want.txt
+records "$cxx_trace" ran > got.txt
+diff want.txt got.txt > /dev/null || { diff want.txt got.txt | head; fail "clang++: recorded passes differ from -print-after-all"; }
+check_texts "$cxx_trace" cxx_pb.txt cxx_pa.txt c++
+python3 - "$cxx_trace" <<'PY' || fail "clang++: IPSCCP's change was not recorded"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(r["name"] == "IPSCCPPass" and r["changed"] for r in d["records"])
+PY
+echo "clang++: $(wc -l < got.txt) passes match"
+
 # ---------------------------------------------------------------- exit status and off mode
 printf 'define i32 @f( {\n' > broken.ll
 set +e

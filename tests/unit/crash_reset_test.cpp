@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <thread>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -283,6 +284,38 @@ TEST(StaleRuns, AKilledRunIsFinishedByTheNextRunInItsFolder) {
   std::string html = slurp(killed + "/report.html");
   EXPECT_NE(html.find("\"live\":false"), std::string::npos);
   EXPECT_NE(html.find("killed:"), std::string::npos);
+}
+
+TEST(StaleRuns, AKilledPluginRunKeepsItsTextsWithOneFilePerText) {
+  // The LLVM plugin's options: chunks batched (the heartbeat writes what
+  // waits) and no-op records without raw files of their own. The next run
+  // still finds every text the killed one recorded.
+  TempDir dir;
+  auto r = lt_test::in_child([&] {
+    ::setenv("LT_LIVE_BEAT_MS", "20", 1);
+    Session s(SessionOptions{.script = "k", .input = "in.ll", .live_chunk_ms = 250, .raw_file_per_text = true},
+              cfg_for(dir.path(), Mode::Html));
+    auto ph = s.phase("llvm");
+    s.end_pass(s.begin_pass("a", s.intern(std::string("t0\n")), "llvm"), s.intern(std::string("t1\n")));
+    for (int i = 0; i < 3; ++i)
+      s.end_pass(s.begin_pass("noop", s.intern(std::string("t1\n")), "llvm"), s.intern(std::string("t1\n")));
+    ::usleep(400 * 1000);  // several beats: the batched records reach a chunk
+    ::kill(::getpid(), SIGKILL);
+  });
+  ASSERT_TRUE(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGKILL);
+  auto runs = runs_of(dir / "k");
+  ASSERT_EQ(runs.size(), 1u);
+  const std::string killed = runs[0];
+  StderrCapture cap;
+  { Session next(SessionOptions{.script = "k"}, cfg_for(dir.path(), Mode::Html)); }
+  cap.finish();
+  auto j = trace_in(killed);
+  ASSERT_EQ(j["records"].size(), 4u);
+  for (const auto &rec : j["records"]) {
+    ASSERT_TRUE(rec["before_text"].is_object() && rec["after_text"].is_object()) << rec;
+    EXPECT_EQ(slurp(killed + "/" + rec["after_text"]["file"].get<std::string>()), "t1\n");
+  }
+  EXPECT_EQ(j["records"][3]["before_text"]["file"], "llvm/000000_a_after.ll");
 }
 
 TEST(StaleRuns, ALiveRunIsLeftAlone) {

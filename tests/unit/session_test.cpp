@@ -576,3 +576,37 @@ TEST(Codegen, HtmlModeDefaultsToScriptDirAndNoneWritesNothing) {
   EXPECT_TRUE(r.working_copy.empty());
   EXPECT_FALSE(fs::exists(dir / "n/k/codegen.kern.ptx"));
 }
+
+TEST(Layout, OneRawFilePerTextWhenAsked) {
+  // The LLVM plugin's layout: each distinct text is written once, by the
+  // first record that has it; later records point at that file.
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .raw_file_per_text = true}, cfg_for(dir.path()));
+  StderrCapture cap;
+  int p0 = s.begin_pass("a", s.intern(std::string("x\n")));
+  s.end_pass(p0, s.intern(std::string("y\n")));
+  for (int i = 0; i < 3; ++i) {  // no-ops
+    int p = s.begin_pass("noop", s.intern(std::string("y\n")));
+    s.end_pass(p, s.intern(std::string("y\n")));
+  }
+  int p4 = s.begin_pass("b", s.intern(std::string("y\n")));
+  s.end_pass(p4, s.intern(std::string("z\n")));
+  s.finish();
+  cap.finish();
+  const std::string run = s.run().run_dir;
+  std::vector<std::string> files;
+  for (const auto &e : fs::directory_iterator(run + "/unscoped")) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"000000_a_after.mlir", "000000_a_before.mlir", "000004_b_after.mlir"}));
+  nlohmann::json t = trace_of(s);
+  ASSERT_EQ(t["records"].size(), 5u);
+  for (const auto &r : t["records"])
+    for (const char *side : {"before_text", "after_text"}) {
+      std::string file = r[side]["file"];
+      auto id = r[side]["snapshot"].get<int>();
+      EXPECT_TRUE(fs::exists(run + "/" + file)) << file;
+      EXPECT_EQ(slurp(run + "/" + file), id == 0 ? "x\n" : id == 1 ? "y\n" : "z\n") << file;
+    }
+  EXPECT_EQ(t["records"][2]["before_text"]["file"], "unscoped/000000_a_after.mlir");
+  EXPECT_EQ(t["snapshots"].size(), 3u);
+}
