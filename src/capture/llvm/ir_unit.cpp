@@ -158,7 +158,10 @@ Fingerprint fingerprint(const llvm::Any &ir, Fingerprint *context) {
     }
     return fp;
   }
-  return ctx = {};
+  // A unit this walker does not know (a machine function): never equal to an
+  // earlier fingerprint, so it is always printed and compared as text.
+  static std::uint64_t unknown = 0;
+  return ctx = {0x0BADF00D, ++unknown};
 }
 
 }  // namespace lowertrace::llvm_capture

@@ -58,6 +58,7 @@ bool may_add_or_delete_functions(const llvm::Any &ir);
 // The fingerprint of what print() would show, without printing: a loop's
 // function, an SCC's defined functions in order (fingerprint.h). `context`:
 // the unit's contribution to other units' prints (for a module, the module).
+// A unit of another kind gets a fingerprint equal to no other: always printed.
 Fingerprint fingerprint(const llvm::Any &ir, Fingerprint *context = nullptr);
 
 }  // namespace lowertrace::llvm_capture
