@@ -35,7 +35,14 @@ await run('big_sidebar', async (ctx) => {
 
   // Click a drawn row far down: it is selected and rendered.
   const target = dom[Math.floor(dom.length / 2)];
-  await page.click(`#sb-list .pl[data-index="${target}"]`);
+  // The virtual list may still be redrawing after the scroll (rows are
+  // re-created): a click can land while the row moves under the pointer, so
+  // wait for the selection and click again once if it was lost.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.click(`#sb-list .pl[data-index="${target}"]`);
+    const ok = await page.waitForFunction((t) => window.__lt.cur === t, target, { timeout: 5000 }).then(() => true, () => false);
+    if (ok) break;
+  }
   await rendered(page);
   check(await page.evaluate(() => window.__lt.cur) === target, `clicking row ${target} selects it`);
   check(await page.$eval(`#sb-list .pl[data-index="${target}"]`, (e) => e.classList.contains('active')), 'and marks it active');
