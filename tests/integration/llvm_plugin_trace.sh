@@ -41,6 +41,8 @@ rs = sorted(d["records"], key=lambda r: r["index"])
 idx = [r["index"] for r in rs]
 assert len(set(idx)) == len(idx), "duplicate indices"
 for r in rs:
+    if r["phase"] in ("mir", "codegen"):
+        continue  # clang's back end: tests/integration/clang_mir_trace.sh
     assert r["phase"] == "llvm", r["phase"]
     assert r["ir_lang"] == "llvm", r["ir_lang"]
     skipped = r["status"] == "skipped"
@@ -69,7 +71,7 @@ def blocks(path, when):
     return out
 d = json.load(open(sys.argv[1]))
 run = os.path.dirname(sys.argv[1])
-recs = sorted((r for r in d["records"] if r["status"] != "skipped"), key=lambda r: r["index"])
+recs = sorted((r for r in d["records"] if r["status"] != "skipped" and r["phase"] == "llvm"), key=lambda r: r["index"])
 norm = lambda t: [l.rstrip() for l in t.splitlines() if l.strip()]
 # LLVM numbers a loop dump's metadata per function, so compare those without the numbers.
 md = lambda ls: {re.sub(r"!\d+", "!N", l) for l in ls}
@@ -129,6 +131,13 @@ for kind in ll s; do
     "$CLANG" "${flags[@]}" -fpass-plugin="$PLUGIN" kern.c -o clang_traced.$kind 2> clang_err.txt \
     || fail "clang with the plugin failed: $(tail -3 clang_err.txt)"
   cmp clang_plain.$kind clang_traced.$kind || fail "clang -S ($kind) output differs with the plugin"
+  # With -emit-llvm no back end runs, so there are no machine passes to trace.
+  python3 - "$(one_trace "$tmp/t_clang_$kind")" $kind <<'PY' || fail "clang -S ($kind): machine passes recorded or missing"
+import json, sys
+d = json.load(open(sys.argv[1]))
+mir = [r for r in d["records"] if r["phase"] == "mir"]
+assert bool(mir) == (sys.argv[2] == "s"), len(mir)
+PY
 done
 "$CLANG" -O2 -S -emit-llvm -mllvm -print-after-all kern.c -o /dev/null 2> clang_pa.txt
 "$CLANG" -O2 -S -emit-llvm -mllvm -print-before-all kern.c -o /dev/null 2> clang_pb.txt

@@ -29,6 +29,9 @@ struct Page {
   "    TL_LOWER_TRACE_LOG\n"                                                               \
   "        A file: lowertrace's own lines are appended there instead of stderr (lowertrace\n" \
   "        run sets it for in-process tools, then shows the lines after the tool's output).\n" \
+  "    TL_LOWER_TRACE_MIR\n"                                                              \
+  "        0: the LLVM plugin in clang does not trace the back end (phase mir and the\n"  \
+  "        assembly); by default it does, by running clang's back end once more on a copy.\n" \
   "    NO_COLOR\n"                                                                         \
   "        When set, terminal output has no colour.\n"
 

@@ -22,4 +22,10 @@ inline bool is_plumbing(std::string_view pass_id) {
   return false;
 }
 
+// The passes that write the module out as IR (clang -emit-llvm, -flto, opt's
+// output): after them, no back end runs on the module in this process.
+inline bool writes_ir(std::string_view pass_id) {
+  return pass_id == "BitcodeWriterPass" || pass_id == "ThinLTOBitcodeWriterPass" || pass_id == "PrintModulePass";
+}
+
 }  // namespace lowertrace::llvm_capture

@@ -62,6 +62,10 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
   llvm::PassInstrumentationCallbacks *p = &pic;
   pic.registerBeforeNonSkippedPassCallback([this, p](llvm::StringRef pass, llvm::Any ir) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("before-pass", [&] { before(*p, pass, ir); });
+    if (writes_ir({pass.data(), pass.size()})) {
+      std::lock_guard<std::mutex> g(mu_);
+      wrote_ir_ = true;
+    }
   });
   // Wrappers are not recorded, but some change IR themselves (the inliner's
   // wrapper and the SCC walk delete dead functions, which renumbers attribute
@@ -79,6 +83,15 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
   pic.registerBeforeSkippedPassCallback([this](llvm::StringRef pass, llvm::Any ir) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("skipped-pass", [&] { skipped(pass, ir); });
   });
+}
+
+Tracer::Optimized Tracer::take_optimized() {
+  std::lock_guard<std::mutex> g(mu_);
+  Optimized o;
+  if (!wrote_ir_ && module_) o = {session_.get(), module_};
+  module_ = nullptr;
+  wrote_ir_ = false;
+  return o;
 }
 
 void Tracer::forget_prints(const llvm::Any *ir) {
@@ -149,6 +162,7 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   op.pass = pass.str();
   op.key = u.key;
   op.module = u.module;
+  if (u.module) module_ = u.module;
   if (!have_context_ && u.module) {
     context_ = module_context(*u.module);
     have_context_ = true;

@@ -46,6 +46,16 @@ public:
   bool enabled() const { return cfg_.enabled(); }
   void attach(llvm::PassInstrumentationCallbacks &pic);
 
+  // The module the passes ran on since the last call, and its session; null
+  // when no pass ran, or when a pass wrote the module out as IR (clang
+  // -emit-llvm, -flto: no back end follows). For the plugin's shadow
+  // codegen (shadow_codegen.h), once the host's optimiser is done.
+  struct Optimized {
+    Session *session = nullptr;
+    const llvm::Module *module = nullptr;
+  };
+  Optimized take_optimized();
+
 private:
   void before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pass, const llvm::Any &ir);
   void after(llvm::StringRef pass, const llvm::Any &ir, const llvm::PreservedAnalyses &pa);
@@ -92,6 +102,8 @@ private:
     std::uint64_t tick = ~0ull;
   } last_;
   bool warned_mismatch_ = false;
+  const llvm::Module *module_ = nullptr;  // for take_optimized()
+  bool wrote_ir_ = false;
   struct {
     std::uint64_t walks = 0, before_prints = 0, after_prints = 0;
   } stats_;  // LT_REPORT_STATS=1 prints them at exit
