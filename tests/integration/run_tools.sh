@@ -95,6 +95,8 @@ same clang "$CLANG" -O2 -Wall -c warn.c -o warn.o
 grep -q 'warning: variable .y. is uninitialized' clang.ref.err || bad "clang: the test needs a warning"
 [ "$(grep -c $'\tllvm\t' clang.sum)" -gt 50 ] || bad "clang: too few LLVM pass records: $(wc -l < clang.sum)"
 grep -q $'\tSROAPass\t' clang.sum || bad "clang: no SROA record"
+# The back end too (the plugin's shadow codegen), with no dump on stderr.
+grep -q $'\tmir\tX86 DAG->DAG Instruction Selection\t' clang.sum || bad "clang: no machine pass records"
 [ -s warn.o ] || bad "clang: no object file"
 grep -q 'Final HTML report' clang.ours.err || bad "clang: lowertrace did not say where the report is"
 
@@ -104,6 +106,7 @@ same clangfail "$CLANG" -O2 -c broken.c -o broken.o
 # Several translation units: one trace each.
 same clang2 "$CLANG" -O2 -c warn.c other.c
 [ "$(cut -f1 clang2.sum | sort -u | wc -l)" = 2 ] || bad "clang2: want 2 runs, got $(cut -f1 clang2.sum | sort -u | wc -l)"
+[ "$(grep $'\tmir\t' clang2.sum | cut -f1 | sort -u | wc -l)" = 2 ] || bad "clang2: want machine passes in both runs"
 [ -d t_clang2/warn ] && [ -d t_clang2/other ] || bad "clang2: want trace folders warn/ and other/: $(ls t_clang2)"
 
 # Link only: nothing compiled, no trace, no error.
