@@ -61,10 +61,30 @@ PY
   done
 done
 
-# -c: the object file is unchanged too.
-"$CLANG" -O2 -c plugin_cxx.cpp -o plain.o
-traced t_obj -O2 -c plugin_cxx.cpp -o traced.o
-cmp plain.o traced.o || fail "-c: object file differs with the plugin"
+# -c under other flags: the object file is unchanged, and the codegen record is
+# still exactly clang -S's assembly (debug info, PIC, sections, a sanitizer's
+# passes after the optimiser); -flto=thin writes bitcode, so no back end runs.
+for flags in "-O0 -g" "-O2 -g -fPIC -ffunction-sections" "-O1 -fsanitize=address" "-Os -flto=thin"; do
+  tag=$(echo "$flags" | tr -c 'a-zA-Z0-9\n' _)
+  # shellcheck disable=SC2086
+  "$CLANG" $flags -c plugin_cxx.cpp -o "$tag.plain.o"
+  # shellcheck disable=SC2086
+  "$CLANG" $flags -S plugin_cxx.cpp -o "$tag.plain.s"
+  # shellcheck disable=SC2086
+  traced "t_$tag" $flags -c plugin_cxx.cpp -o "$tag.traced.o" || fail "$flags -c: clang with the plugin failed"
+  cmp "$tag.plain.o" "$tag.traced.o" || fail "$flags -c: object file differs with the plugin"
+  python3 - "$(one_trace "t_$tag")" "$tag.plain.s" "$flags" <<'PY' || fail "$flags -c: wrong back-end records"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+cg = [r for r in d["records"] if r["status"] == "codegen"]
+mir = [r for r in d["records"] if r["phase"] == "mir"]
+if "-flto" in sys.argv[3]:
+    assert not cg and not mir, (len(cg), len(mir))
+else:
+    assert len(cg) == 1 and mir
+    assert open(os.path.join(os.path.dirname(sys.argv[1]), cg[0]["after_text"]["file"])).read() == open(sys.argv[2]).read()
+PY
+done
 
 # A back-end diagnostic (PrologEpilogInserter's stack frame warning) is printed
 # once: the copy's diagnostics stay in the copy.
