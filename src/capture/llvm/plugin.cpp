@@ -13,6 +13,7 @@
 #include <llvm/Plugins/PassPlugin.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <link.h>
@@ -68,7 +69,14 @@ struct AfterOptimizer {
         o.session->skipped_pass("machine passes", o.session->intern(std::string_view{}), "not traced: " + why);
         return;
       }
+      auto start = std::chrono::steady_clock::now();
       lowertrace::llvm_capture::shadow_codegen(*o.session, *o.module, *tm, o.session->run().script);
+      if (const char *v = std::getenv("LT_REPORT_STATS"); v && *v && std::string(v) != "0")
+        lowertrace::util::info("llvm plugin: back end traced in " +
+                               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                  std::chrono::steady_clock::now() - start)
+                                                  .count()) +
+                               " ms");
     } catch (const std::exception &e) {  // nothing may unwind into LLVM
       lowertrace::util::warn(std::string("LLVM plugin: machine passes not traced: ") + e.what());
     } catch (...) {
