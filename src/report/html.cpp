@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -35,8 +36,9 @@ std::string trace_root(const RunInfo &run) {
 }
 
 // Points <script_dir>/report.html at the run's report: a relative symlink
-// swapped in by rename (atomic), or a copy of `content` where symlinks fail.
-void point_latest(const RunInfo &run, const std::string &content, std::uint64_t *written) {
+// swapped in by rename (atomic), or a copy of `content` where symlinks fail
+// (null `content`: a copy of the run's report.html as written).
+void point_latest(const RunInfo &run, const std::string *content, std::uint64_t *written) {
   if (run.script_dir.empty()) return;
   std::string link = run.script_dir + "/report.html";
   std::error_code ec;
@@ -49,9 +51,15 @@ void point_latest(const RunInfo &run, const std::string &content, std::uint64_t 
       ::unlink(tmp.c_str());
     }
   }
-  std::string err = util::atomic_write(link, content);
+  std::optional<std::string> copy;
+  if (!content) {
+    copy = util::read_file(run.run_dir + "/report.html");
+    if (!copy) return util::warn("html report: cannot read " + run.run_dir + "/report.html");
+    content = &*copy;
+  }
+  std::string err = util::atomic_write(link, *content);
   if (!err.empty()) util::warn("html report: " + err);
-  else if (written) *written += content.size();
+  else if (written) *written += content->size();
 }
 
 class HtmlSink final : public Sink {
@@ -64,16 +72,13 @@ public:
     if (!live_) {
       // Store the record's texts now, while it has them (a session may
       // release them after this call); the final page finds them by hash.
-      data_.record_json(rec);
+      data_.record_text(rec);
       data_.refs.add(rec.before);
       data_.refs.add(rec.after);
       return;
     }
-    nlohmann::json j = data_.record_json(rec, &pending_fresh_);
-    // Where a killed run's texts are found (engine/stale_runs.h); the final page needs no paths.
-    if (!rec.before_file.empty()) j["bf"] = rec.before_file;
-    if (!rec.after_file.empty()) j["af"] = rec.after_file;
-    pending_.push_back(std::move(j));
+    // With where a killed run's texts are found (engine/stale_runs.h); the final page needs no paths.
+    pending_.push_back(data_.record_text(rec, &pending_fresh_, /*files=*/true));
     // One chunk per record is a file created and renamed per pass (tens of
     // thousands for clang -O2 on one C++ file). With chunk_ms_ records are
     // batched: a chunk at most every chunk_ms_, the first one at once so that
@@ -122,7 +127,7 @@ public:
       if (auto err = util::atomic_write(run.run_dir + "/report.html", shell); !err.empty())
         return fail(err);
       written_ += shell.size();
-      point_latest(run, shell, &written_);
+      point_latest(run, &shell, &written_);
     }
   }
 
@@ -135,16 +140,26 @@ public:
     if (auto err = util::make_dirs_below(trace_root(run), run.run_dir);
         !err.empty())
       return fail(err);
-    std::string html = page::final_page(run, all, data_, error);
-    if (auto err = util::atomic_write(run.run_dir + "/report.html", html); !err.empty())
+    // Streamed to the file: the page (35 MB for clang -O2 on one C++ file)
+    // is never held whole, at the exit where the compiler's memory peaks.
+    std::uint64_t size = 0;
+    if (auto err = util::atomic_write_stream(run.run_dir + "/report.html",
+                                             [&](const util::PieceWriter &w) {
+                                               page::final_page_to(run, all, data_, error, nlohmann::json::object(),
+                                                                   [&](std::string_view piece) {
+                                                                     size += piece.size();
+                                                                     w(piece);
+                                                                   });
+                                             });
+        !err.empty())
       return fail(err);
-    written_ += html.size();
-    point_latest(run, html, &written_);
+    written_ += size;
+    point_latest(run, nullptr, &written_);
     std::error_code ec;
     fs::remove_all(run.run_dir + "/report_data", ec);
     release_lock();
     if (const char *s = std::getenv("LT_REPORT_STATS"); s && *s && std::string(s) != "0")
-      util::info("html report: " + std::to_string(html.size()) + " bytes, " +
+      util::info("html report: " + std::to_string(size) + " bytes, " +
                  std::to_string(written_) + " bytes written in total, " +
                  std::to_string(data_.size()) + " snapshots");
   }
@@ -164,7 +179,7 @@ private:
 
   std::mutex mu_;
   ReportData data_;
-  std::vector<nlohmann::json> pending_;  // records not yet in a chunk
+  std::vector<std::string> pending_;     // records not yet in a chunk (record_text)
   std::vector<int> pending_fresh_;       // snapshots they introduced
   std::chrono::steady_clock::time_point last_chunk_;
   int seq_ = 0;

@@ -55,6 +55,12 @@ public:
 
   // The record's metadata, with snapshot keys; refs its snapshots.
   nlohmann::json record_json(const LowerRecord &rec, std::vector<int> *fresh = nullptr);
+  // The same as script-safe JSON text, byte for byte what
+  // codec::script_safe_json(record_json(rec)) gives, written directly: a
+  // JSON tree per record (tens of thousands for clang -O2) and its
+  // serialisation were a visible part of the plugin's cost. `files`: with
+  // the record's "bf"/"af" (where a killed run's texts are, for live chunks).
+  std::string record_text(const LowerRecord &rec, std::vector<int> *fresh = nullptr, bool files = false);
 
 private:
   int find(const Snapshot &s) const;
