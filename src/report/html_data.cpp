@@ -186,7 +186,11 @@ std::string ReportData::record_text(const LowerRecord &r, std::vector<int> *fres
   // real +/- (a - z, d - z) and the noise apart, as its diff rows do.
   int noise = 0;
   if (r.changed && r.status == STATUS_COMPLETED && r.before && r.after) {
-    auto [it, fresh_pair] = noise_.try_emplace({r.before.get(), r.after.get()}, 0);
+    // By content: the final page sees the stand-ins of a session that
+    // released its texts (SnapshotData::released), not the texts classified.
+    auto [bh, bl] = hash_of(*r.before);
+    auto [ah, al] = hash_of(*r.after);
+    auto [it, fresh_pair] = noise_.try_emplace({bh, bl, ah, al}, 0);
     if (fresh_pair) {
       diff::ChangeSummary cs = diff::classify(r.before_text(), r.after_text());
       it->second = cs.renumbered + cs.whitespace_only;

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -68,7 +69,7 @@ private:
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<int>> by_hash_;
   // Noise pairs per (before, after) snapshot pair: a record is serialised
   // for its live chunk and again for the final page; classify it once.
-  std::map<std::pair<const void *, const void *>, int> noise_;
+  std::map<std::array<std::uint64_t, 4>, int> noise_;  // by (before, after) content hash
 };
 
 // Line delta from `base` to `text` as the payload JSON described above.
