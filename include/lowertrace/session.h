@@ -50,6 +50,11 @@ struct SessionOptions {
   // importer, which has no compiler output to interleave with; tens of
   // thousands of records otherwise cost as many syscalls.
   bool batch_console = false;
+  // Console lines in batches that no line waits in longer than this many ms
+  // (0: see batch_console). For the LLVM plugin: a line per pass, tens of
+  // thousands per compile, was as many writes to stderr on the compiler's
+  // thread, while the compiler's own stderr stays interleaved to within it.
+  int console_batch_ms = 0;
   // Measure each pass's wall time. An importer replays a dump, which holds no
   // pass times (its own parsing time is no pass's): records get wall_ms -1.
   bool timed = true;

@@ -48,6 +48,7 @@ Session::Session(SessionOptions opts, Config cfg)
   opts_.install_default_sinks = opts.install_default_sinks;
   opts_.live_report = opts.live_report;
   opts_.batch_console = opts.batch_console;
+  opts_.console_batch_ms = opts.console_batch_ms;
   opts_.live_chunk_ms = opts.live_chunk_ms;
   opts_.raw_file_per_text = opts.raw_file_per_text;
   run_.script = util::sanitize_component(opts.script.empty() ? program_name() : opts.script);
@@ -70,7 +71,7 @@ void Session::install_default_sinks() {
   std::vector<std::shared_ptr<Sink>> d;
   d.push_back(layout::make_layout_sink());  // raw files in every mode
   if (wants_html(cfg_.mode)) d.push_back(report::make_html_sink(opts_.live_report, opts_.live_chunk_ms));
-  console_ = report::make_terminal_sink(cfg_.mode, opts_.batch_console);
+  console_ = report::make_terminal_sink(cfg_.mode, opts_.batch_console, opts_.console_batch_ms);
   d.push_back(console_);
   sinks_.erase(sinks_.begin(), sinks_.begin() + static_cast<std::ptrdiff_t>(default_sinks_));
   sinks_.insert(sinks_.begin(), d.begin(), d.end());

@@ -2,6 +2,7 @@
 
 #include "engine/layout.h"
 #include "util/fs.h"
+#include "util/json_text.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +12,6 @@
 #include <functional>
 
 #include <nlohmann/json.hpp>
-#include <set>
 #include <utility>
 
 namespace lowertrace::trace_json {
@@ -20,6 +20,31 @@ using nlohmann::json;
 
 // IR may hold invalid UTF-8; nlohmann would throw on dump. Replace bad bytes.
 static std::string valid_utf8(std::string_view s);
+
+namespace {
+// A JSON string as json(valid_utf8(s)).dump() writes it; printable ASCII
+// that needs no escape (nearly every value) without a JSON value.
+void put_string(std::string &out, std::string_view s) {
+  if (!util::append_plain_json_string(out, s)) out += json(valid_utf8(s)).dump();
+}
+// The members of an object that dump(1) writes at depth 1, re-indented by
+// two for its place in a list: each on its own line, three spaces in.
+struct Pretty {
+  std::string &out;
+  bool first = true;
+  std::string &key(const char *k) {
+    out += first ? "\n   \"" : ",\n   \"";
+    first = false;
+    out += k;
+    out += "\": ";
+    return out;
+  }
+  void raw(const char *k, std::string_view v) { key(k).append(v); }
+  void num(const char *k, long long v) { key(k) += std::to_string(v); }
+  void str(const char *k, std::string_view v) { put_string(key(k), v); }
+  void close() { out += "\n  }"; }
+};
+}  // namespace
 
 // Writes the document through `emit`, a piece at a time (pieces of about
 // 1 MB), so that a large trace never sits in memory whole.
@@ -47,49 +72,64 @@ static void serialize_to(const RunInfo &run, const std::vector<const LowerRecord
   const std::size_t rec_at = doc.find("\"records\": []") + 11;
   const std::size_t snap_at = doc.find("\"snapshots\": []") + 13;
   std::string out = doc.substr(0, rec_at), snaps;
-  auto append = [](std::string &list, bool first, const json &element) {
-    std::string e = element.dump(1);
-    list += first ? "[\n  " : ",\n  ";
-    for (char c : e) {  // re-indent for depth 2 (JSON strings hold no raw newline)
-      list += c;
-      if (c == '\n') list += "  ";
-    }
-  };
-  std::set<std::uint32_t> seen;
+  // Each record is written by hand, in the bytes element.dump(1) re-indented
+  // gives (sorted keys): a JSON tree per record was most of the time
+  // trace.json took for the LLVM plugin's tens of thousands of records.
+  std::vector<bool> seen;
   for (const LowerRecord *r : records) {
-    json j;
-    j["phase"] = valid_utf8(r->phase);
-    j["name"] = valid_utf8(r->name);
-    j["index"] = r->index;
-    j["changed"] = r->changed;
-    j["add_lines"] = r->add_lines;
-    j["del_lines"] = r->del_lines;
-    j["status"] = r->status;
-    j["error_msg"] = valid_utf8(r->error_msg);
-    j["before_known"] = r->before_known;
-    j["depth"] = r->depth;
-    j["parent_index"] = r->parent_index < 0 ? json(nullptr) : json(r->parent_index);
-    j["wall_ms"] = r->wall_ms < 0 ? json(nullptr) : json(r->wall_ms);  // null: not measured (imports)
-    j["anchor"] = valid_utf8(r->anchor);
-    j["detail"] = valid_utf8(r->detail);
-    j["ir_lang"] = r->ir_lang;
-    j["lang"] = r->lang.empty() ? r->ir_lang : r->lang;
-    auto side = [&](const Snapshot &s, bool after) -> json {
-      if (!s) return nullptr;  // a failed pass has an after-text only when the IR after the failure is known
+    Pretty o{out};
+    out += r == records.front() ? "[\n  {" : ",\n  {";
+    o.num("add_lines", r->add_lines);
+    // The snapshot list follows the records' first mentions, before-text first.
+    auto place = [&](const Snapshot &s, bool after) -> std::string {
+      if (!s) return {};
       const std::string &own = after ? r->after_file : r->before_file;
       std::string file = own.empty() ? layout::raw_file_path(*r, after) : own;
-      if (seen.insert(s->id).second) {
+      if (s->id >= seen.size()) seen.resize(s->id + 1);
+      if (!seen[s->id]) {
+        seen[s->id] = true;
         char hash[40];
         std::snprintf(hash, sizeof hash, "%016llx%016llx",
                       static_cast<unsigned long long>(s->hash_hi),
                       static_cast<unsigned long long>(s->hash_lo));
-        append(snaps, snaps.empty(), json{{"id", s->id}, {"hash", hash}, {"bytes", s->size()}, {"file", file}});
+        snaps += snaps.empty() ? "[\n  {" : ",\n  {";
+        Pretty so{snaps};
+        so.num("bytes", static_cast<long long>(s->size()));
+        so.str("file", file);
+        so.str("hash", hash);
+        so.num("id", s->id);
+        so.close();
       }
-      return json{{"snapshot", s->id}, {"file", std::move(file)}};
+      return file;
     };
-    j["before_text"] = side(r->before, false);
-    j["after_text"] = side(r->after, true);
-    append(out, r == records.front(), j);
+    const std::string before_file = place(r->before, false), after_file = place(r->after, true);
+    auto side = [&](const char *key, const Snapshot &s, const std::string &file) {
+      // A failed pass has an after-text only when the IR after the failure is known.
+      if (!s) return o.raw(key, "null");
+      o.key(key) += "{\n    \"file\": ";
+      put_string(out, file);
+      out += ",\n    \"snapshot\": " + std::to_string(s->id) + "\n   }";
+    };
+    side("after_text", r->after, after_file);
+    o.str("anchor", r->anchor);
+    o.raw("before_known", r->before_known ? "true" : "false");
+    side("before_text", r->before, before_file);
+    o.raw("changed", r->changed ? "true" : "false");
+    o.num("del_lines", r->del_lines);
+    o.num("depth", r->depth);
+    o.str("detail", r->detail);
+    o.str("error_msg", r->error_msg);
+    o.num("index", r->index);
+    o.str("ir_lang", r->ir_lang);
+    o.str("lang", r->lang.empty() ? r->ir_lang : r->lang);
+    o.str("name", r->name);
+    if (r->parent_index < 0) o.raw("parent_index", "null");
+    else o.num("parent_index", r->parent_index);
+    o.str("phase", r->phase);
+    o.str("status", r->status);
+    // null: not measured (imports)
+    o.raw("wall_ms", r->wall_ms < 0 ? std::string("null") : json(r->wall_ms).dump());
+    o.close();
     if (out.size() >= (1u << 20)) {
       emit(out);
       out.clear();
@@ -118,20 +158,9 @@ std::string write(const std::string &path, const RunInfo &run, const std::vector
                   const std::string &error) {
   // Written like util::atomic_write (a hidden temporary beside `path`, then a
   // rename), but streamed into the temporary.
-  std::string tmp;
-  if (std::string err = util::write_temp_beside(path, {}, &tmp); !err.empty()) return err;
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-  std::string err = fd < 0 ? "cannot open " + tmp + ": " + std::strerror(errno) : std::string();
-  if (fd >= 0) {
-    serialize_to(run, records, error, [&](std::string &piece) {
-      if (err.empty()) err = util::write_fd_all(fd, piece);
-    });
-    if (::close(fd) != 0 && err.empty()) err = "cannot write " + tmp + ": " + std::strerror(errno);
-  }
-  if (err.empty() && ::rename(tmp.c_str(), path.c_str()) != 0)
-    err = "cannot rename into " + path + ": " + std::strerror(errno);
-  if (!err.empty()) ::unlink(tmp.c_str());
-  return err;
+  return util::atomic_write_stream(path, [&](const util::PieceWriter &w) {
+    serialize_to(run, records, error, [&](std::string &piece) { w(piece); });
+  });
 }
 
 static std::string valid_utf8(std::string_view s) {

@@ -17,7 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
+#include <thread>
+#include <optional>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -35,8 +39,9 @@ std::string trace_root(const RunInfo &run) {
 }
 
 // Points <script_dir>/report.html at the run's report: a relative symlink
-// swapped in by rename (atomic), or a copy of `content` where symlinks fail.
-void point_latest(const RunInfo &run, const std::string &content, std::uint64_t *written) {
+// swapped in by rename (atomic), or a copy of `content` where symlinks fail
+// (null `content`: a copy of the run's report.html as written).
+void point_latest(const RunInfo &run, const std::string *content, std::uint64_t *written) {
   if (run.script_dir.empty()) return;
   std::string link = run.script_dir + "/report.html";
   std::error_code ec;
@@ -49,31 +54,41 @@ void point_latest(const RunInfo &run, const std::string &content, std::uint64_t 
       ::unlink(tmp.c_str());
     }
   }
-  std::string err = util::atomic_write(link, content);
+  std::optional<std::string> copy;
+  if (!content) {
+    copy = util::read_file(run.run_dir + "/report.html");
+    if (!copy) return util::warn("html report: cannot read " + run.run_dir + "/report.html");
+    content = &*copy;
+  }
+  std::string err = util::atomic_write(link, *content);
   if (!err.empty()) util::warn("html report: " + err);
-  else if (written) *written += content.size();
+  else if (written) *written += content->size();
 }
 
 class HtmlSink final : public Sink {
 public:
   HtmlSink(bool live, int chunk_ms) : live_(live), chunk_ms_(chunk_ms) {}
   void on_record(const RunInfo &run, const LowerRecord &rec,
-                 const std::vector<const LowerRecord *> &all) override {
+                 const std::vector<const LowerRecord *> &) override {
+    if (live_ && chunk_ms_ > 0 && wants_html(run.mode)) return queue(run, rec);
     std::lock_guard<std::mutex> lock(mu_);
+    take(run, rec);
+  }
+
+  // Stores a record (its snapshots compressed, deltas and noise worked out)
+  // and writes the chunk that is due. mu_ held.
+  void take(const RunInfo &run, const LowerRecord &rec) {
     if (!wants_html(run.mode) || broken_) return;
     if (!live_) {
       // Store the record's texts now, while it has them (a session may
       // release them after this call); the final page finds them by hash.
-      data_.record_json(rec);
+      data_.record_text(rec);
       data_.refs.add(rec.before);
       data_.refs.add(rec.after);
       return;
     }
-    nlohmann::json j = data_.record_json(rec, &pending_fresh_);
-    // Where a killed run's texts are found (engine/stale_runs.h); the final page needs no paths.
-    if (!rec.before_file.empty()) j["bf"] = rec.before_file;
-    if (!rec.after_file.empty()) j["af"] = rec.after_file;
-    pending_.push_back(std::move(j));
+    // With where a killed run's texts are found (engine/stale_runs.h); the final page needs no paths.
+    pending_.push_back(data_.record_text(rec, &pending_fresh_, /*files=*/true));
     // One chunk per record is a file created and renamed per pass (tens of
     // thousands for clang -O2 on one C++ file). With chunk_ms_ records are
     // batched: a chunk at most every chunk_ms_, the first one at once so that
@@ -122,36 +137,144 @@ public:
       if (auto err = util::atomic_write(run.run_dir + "/report.html", shell); !err.empty())
         return fail(err);
       written_ += shell.size();
-      point_latest(run, shell, &written_);
+      point_latest(run, &shell, &written_);
     }
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
                  const std::string &error) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    if (!drain()) return;
+    std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+    if (!util::in_fatal_signal()) {
+      lock.lock();
+    } else {
+      // The sink's thread may be stuck where the crash left a lock (inside
+      // malloc, say): never wait for ever in a crash handler.
+      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (!lock.try_lock()) {
+        if (std::chrono::steady_clock::now() >= until) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
     if (!wants_html(run.mode) || finished_) return;
     finished_ = true;
     if (beat_) beat_->stop(!util::in_fatal_signal());  // before report_data goes
     if (auto err = util::make_dirs_below(trace_root(run), run.run_dir);
         !err.empty())
       return fail(err);
-    std::string html = page::final_page(run, all, data_, error);
-    if (auto err = util::atomic_write(run.run_dir + "/report.html", html); !err.empty())
+    // Streamed to the file: the page (35 MB for clang -O2 on one C++ file)
+    // is never held whole, at the exit where the compiler's memory peaks.
+    std::uint64_t size = 0;
+    if (auto err = util::atomic_write_stream(run.run_dir + "/report.html",
+                                             [&](const util::PieceWriter &w) {
+                                               page::final_page_to(run, all, data_, error, nlohmann::json::object(),
+                                                                   [&](std::string_view piece) {
+                                                                     size += piece.size();
+                                                                     w(piece);
+                                                                   });
+                                             });
+        !err.empty())
       return fail(err);
-    written_ += html.size();
-    point_latest(run, html, &written_);
+    written_ += size;
+    point_latest(run, nullptr, &written_);
     std::error_code ec;
     fs::remove_all(run.run_dir + "/report_data", ec);
     release_lock();
     if (const char *s = std::getenv("LT_REPORT_STATS"); s && *s && std::string(s) != "0")
-      util::info("html report: " + std::to_string(html.size()) + " bytes, " +
+      util::info("html report: " + std::to_string(size) + " bytes, " +
                  std::to_string(written_) + " bytes written in total, " +
                  std::to_string(data_.size()) + " snapshots");
   }
 
-  ~HtmlSink() override { release_lock(); }
+  ~HtmlSink() override {
+    {
+      std::unique_lock<std::mutex> q(qmu_);
+      stop_ = stopped_ = true;
+      q_cv_.notify_all();
+    }
+    // As the raw-file writer: joined, even after a crash the host recovered
+    // from (clang's CrashRecoveryContext), unless this is that thread.
+    if (worker_.joinable()) {
+      if (std::this_thread::get_id() == worker_.get_id()) worker_.detach();
+      else worker_.join();
+    }
+    release_lock();
+  }
 
 private:
+  // Batched chunks (the LLVM plugin): records are stored on a thread of the
+  // sink's own, so compressing snapshots, their deltas and the noise
+  // classification overlap with the compiler instead of running between its
+  // passes. The record is copied, so its texts stay alive until stored.
+  void queue(const RunInfo &run, const LowerRecord &rec) {
+    std::unique_lock<std::mutex> q(qmu_);
+    if (stopped_) return;
+    // Bounded: a compiler faster than the sink waits here instead of holding
+    // every text still to be stored.
+    space_cv_.wait(q, [this] { return queued_bytes_ < kMaxQueuedBytes; });
+    std::uint64_t bytes = rec.before_text().size() + rec.after_text().size();
+    queued_bytes_ += bytes;
+    queue_.push_back({rec, bytes});
+    if (!worker_.joinable()) {
+      run_ = run;
+      worker_ = std::thread([this] { work(); });
+    }
+    if (waiting_) q_cv_.notify_one();
+  }
+
+  void work() {
+    std::unique_lock<std::mutex> q(qmu_);
+    std::deque<Queued> batch;
+    for (;;) {
+      waiting_ = true;
+      q_cv_.wait(q, [this] { return stop_ || !queue_.empty(); });
+      waiting_ = false;
+      if (queue_.empty()) return;  // stop_ and nothing left
+      batch.swap(queue_);
+      busy_ = true;
+      q.unlock();
+      std::uint64_t done = 0;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (const Queued &r : batch) {
+          done += r.bytes;
+          // Nothing may escape the thread (std::terminate): as a sink's
+          // failure on the compiler's thread, a warning.
+          try {
+            take(run_, r.rec);
+          } catch (const std::exception &e) {
+            fail(e.what());
+          } catch (...) {
+            fail("storing a record failed");
+          }
+        }
+      }
+      batch.clear();
+      q.lock();
+      busy_ = false;
+      queued_bytes_ -= done;
+      space_cv_.notify_all();
+      if (queue_.empty()) idle_cv_.notify_all();
+    }
+  }
+
+  // Every queued record stored; false when that cannot be waited for (a
+  // crash on the sink's own thread: the live report stays as it is, and the
+  // next run in the folder finishes it, engine/stale_runs.h).
+  bool drain() {
+    std::unique_lock<std::mutex> q(qmu_);
+    if (!worker_.joinable()) return true;
+    if (util::in_fatal_signal()) {
+      if (std::this_thread::get_id() == worker_.get_id()) return false;
+      return idle_cv_.wait_for(q, std::chrono::seconds(10), [this] { return queue_.empty() && !busy_; });
+    }
+    stop_ = stopped_ = true;
+    q_cv_.notify_all();
+    q.unlock();
+    worker_.join();
+    return true;
+  }
+
   void release_lock() {
     if (lock_fd_ >= 0) ::close(lock_fd_);
     lock_fd_ = -1;
@@ -162,9 +285,22 @@ private:
     broken_ = true;
   }
 
+  struct Queued {
+    LowerRecord rec;
+    std::uint64_t bytes;
+  };
+  static constexpr std::uint64_t kMaxQueuedBytes = 32u << 20;
+  std::mutex qmu_;  // the queue; never held while waiting for mu_
+  std::condition_variable q_cv_, space_cv_, idle_cv_;
+  std::deque<Queued> queue_;
+  std::uint64_t queued_bytes_ = 0;
+  bool stop_ = false, stopped_ = false, busy_ = false, waiting_ = false;
+  std::thread worker_;
+  RunInfo run_;  // as the first queued record saw it
+
   std::mutex mu_;
   ReportData data_;
-  std::vector<nlohmann::json> pending_;  // records not yet in a chunk
+  std::vector<std::string> pending_;     // records not yet in a chunk (record_text)
   std::vector<int> pending_fresh_;       // snapshots they introduced
   std::chrono::steady_clock::time_point last_chunk_;
   int seq_ = 0;

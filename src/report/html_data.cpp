@@ -2,6 +2,7 @@
 
 #include "lowertrace/diff.h"
 #include "report/html_codec.h"
+#include "util/json_text.h"
 
 #include <cmath>
 #include <cstring>
@@ -151,32 +152,81 @@ int ReportData::ref(const Snapshot &s, const Snapshot &base, std::vector<int> *f
   return stored_.back().key;
 }
 
-nlohmann::json ReportData::record_json(const LowerRecord &r, std::vector<int> *fresh) {
+namespace {
+// A JSON string as codec::script_safe_json(nlohmann::json(s)) writes it; the
+// common case (printable ASCII that needs no escape) without a JSON value.
+void put_string(std::string &out, std::string_view s) {
+  if (!util::append_plain_json_string(out, s, "<>&"))
+    out += codec::script_safe_json(nlohmann::json(std::string(s)));
+}
+// Keys are written in nlohmann's (sorted) order by the caller.
+struct Object {
+  std::string &out;
+  bool first = true;
+  std::string &key(const char *k) {
+    out += first ? "{\"" : ",\"";
+    first = false;
+    out += k;
+    out += "\":";
+    return out;
+  }
+  void num(const char *k, long long v) { key(k) += std::to_string(v); }
+  void str(const char *k, std::string_view v) { put_string(key(k), v); }
+  void opt_str(const char *k, std::string_view v) {
+    if (!v.empty()) str(k, v);
+  }
+};
+}  // namespace
+
+std::string ReportData::record_text(const LowerRecord &r, std::vector<int> *fresh, bool files) {
   int b = ref(r.before, nullptr, fresh);
   int a = ref(r.after, r.before, fresh, r.changed ? r.add_lines : -1);
-  nlohmann::json j = {{"i", r.index},     {"p", r.phase},      {"n", r.name},
-                      {"s", r.status},    {"c", r.changed},    {"a", r.add_lines},
-                      {"d", r.del_lines}, {"dp", r.depth},     {"pi", r.parent_index},
-                      {"b", b},           {"f", a}};
   // Noise: changed line pairs that only renumber SSA/alias names under one
   // renaming of the whole snapshot, or only re-space. The viewer shows the
   // real +/- (a - z, d - z) and the noise apart, as its diff rows do.
+  int noise = 0;
   if (r.changed && r.status == STATUS_COMPLETED && r.before && r.after) {
-    auto [it, fresh_pair] = noise_.try_emplace({r.before.get(), r.after.get()}, 0);
+    // By content: the final page sees the stand-ins of a session that
+    // released its texts (SnapshotData::released), not the texts classified.
+    auto [bh, bl] = hash_of(*r.before);
+    auto [ah, al] = hash_of(*r.after);
+    auto [it, fresh_pair] = noise_.try_emplace({bh, bl, ah, al}, 0);
     if (fresh_pair) {
       diff::ChangeSummary cs = diff::classify(r.before_text(), r.after_text());
       it->second = cs.renumbered + cs.whitespace_only;
     }
-    if (it->second > 0) j["z"] = it->second;
+    noise = it->second;
   }
-  if (!r.error_msg.empty()) j["e"] = r.error_msg;
-  if (!r.before_known) j["nb"] = 1;  // no before-text: neither changed nor a no-op
-  if (r.wall_ms >= 0) j["ms"] = std::round(r.wall_ms * 1000) / 1000;
-  if (!r.anchor.empty()) j["an"] = r.anchor;
-  if (!r.ir_lang.empty()) j["il"] = r.ir_lang;
-  if (!r.lang.empty()) j["l"] = r.lang;
-  if (!r.detail.empty()) j["dt"] = r.detail;
-  return j;
+  std::string out;
+  out.reserve(160);
+  Object o{out};
+  o.num("a", r.add_lines);
+  if (files) o.opt_str("af", r.after_file);
+  o.opt_str("an", r.anchor);
+  o.num("b", b);
+  if (files) o.opt_str("bf", r.before_file);
+  o.key("c") += r.changed ? "true" : "false";
+  o.num("d", r.del_lines);
+  o.num("dp", r.depth);
+  o.opt_str("dt", r.detail);
+  o.opt_str("e", r.error_msg);
+  o.num("f", a);
+  o.num("i", r.index);
+  o.opt_str("il", r.ir_lang);
+  o.opt_str("l", r.lang);
+  if (r.wall_ms >= 0) o.key("ms") += nlohmann::json(std::round(r.wall_ms * 1000) / 1000).dump();
+  o.str("n", r.name);
+  if (!r.before_known) o.num("nb", 1);  // no before-text: neither changed nor a no-op
+  o.str("p", r.phase);
+  o.num("pi", r.parent_index);
+  o.str("s", r.status);
+  if (noise > 0) o.num("z", noise);
+  out.push_back('}');
+  return out;
+}
+
+nlohmann::json ReportData::record_json(const LowerRecord &r, std::vector<int> *fresh) {
+  return nlohmann::json::parse(record_text(r, fresh));
 }
 
 }  // namespace lowertrace::report

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -55,6 +56,12 @@ public:
 
   // The record's metadata, with snapshot keys; refs its snapshots.
   nlohmann::json record_json(const LowerRecord &rec, std::vector<int> *fresh = nullptr);
+  // The same as script-safe JSON text, byte for byte what
+  // codec::script_safe_json(record_json(rec)) gives, written directly: a
+  // JSON tree per record (tens of thousands for clang -O2) and its
+  // serialisation were a visible part of the plugin's cost. `files`: with
+  // the record's "bf"/"af" (where a killed run's texts are, for live chunks).
+  std::string record_text(const LowerRecord &rec, std::vector<int> *fresh = nullptr, bool files = false);
 
 private:
   int find(const Snapshot &s) const;
@@ -62,7 +69,7 @@ private:
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<int>> by_hash_;
   // Noise pairs per (before, after) snapshot pair: a record is serialised
   // for its live chunk and again for the final page; classify it once.
-  std::map<std::pair<const void *, const void *>, int> noise_;
+  std::map<std::array<std::uint64_t, 4>, int> noise_;  // by (before, after) content hash
 };
 
 // Line delta from `base` to `text` as the payload JSON described above.

@@ -74,33 +74,46 @@ std::string csp(bool live) {
 // again, so what the data contains (a pass named "@@DATA@@", say) cannot be
 // mistaken for a key. Replacing keys one after another in the growing page
 // used to splice the payloads into such a name inside the metadata.
-std::string fill(bool live, const std::string &meta, const std::string &data) {
+using Emit = std::function<void(std::string_view)>;
+void fill_to(bool live, const Emit &emit, const std::function<void()> &meta, const std::function<void()> &data) {
   const std::string csp_text = csp(live);
   const std::pair<std::string_view, std::string_view> keys[] = {
-      {"@@CSP@@", csp_text}, {"@@STYLE@@", style_text()}, {"@@SCRIPT@@", script_text()},
-      {"@@META@@", meta},    {"@@DATA@@", data}};
+      {"@@CSP@@", csp_text}, {"@@STYLE@@", style_text()}, {"@@SCRIPT@@", script_text()}};
   std::string_view tpl = web::report_html;
-  std::string html;
-  html.reserve(tpl.size() + meta.size() + data.size() + script_text().size() + style_text().size());
   size_t pos = 0;
   while (pos < tpl.size()) {
     size_t at = tpl.find("@@", pos);
     if (at == std::string_view::npos) break;
+    emit(tpl.substr(pos, at - pos));
     bool matched = false;
     for (const auto &[key, value] : keys) {
       if (tpl.compare(at, key.size(), key) != 0) continue;
-      html.append(tpl.substr(pos, at - pos));
-      html.append(value);
+      emit(value);
       pos = at + key.size();
       matched = true;
       break;
     }
+    for (const auto &[key, write] : {std::pair<std::string_view, const std::function<void()> *>{"@@META@@", &meta},
+                                     {"@@DATA@@", &data}}) {
+      if (matched || tpl.compare(at, key.size(), key) != 0) continue;
+      (*write)();
+      pos = at + key.size();
+      matched = true;
+    }
     if (!matched) {
-      html.append(tpl.substr(pos, at + 2 - pos));
+      emit(tpl.substr(at, 2));
       pos = at + 2;
     }
   }
-  html.append(tpl.substr(std::min(pos, tpl.size())));
+  emit(tpl.substr(std::min(pos, tpl.size())));
+}
+
+std::string fill(bool live, const std::string &meta, const std::string &data) {
+  std::string html;
+  html.reserve(web::report_html.size() + meta.size() + data.size() + script_text().size() +
+               style_text().size());
+  Emit emit = [&](std::string_view piece) { html.append(piece); };
+  fill_to(live, emit, [&] { emit(meta); }, [&] { emit(data); });
   return html;
 }
 }  // namespace
@@ -122,13 +135,17 @@ std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk
               "");
 }
 
-std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &data,
+std::string chunk_js(const std::vector<std::string> &recs, const ReportData &data,
                      const std::vector<int> &fresh_keys) {
   // Payloads are base64 (no quotes, backslashes or '<'), so they are spliced
   // in directly: running megabytes through the JSON serializer's escaping
   // was a visible part of the tracing cost.
-  std::string out = "__ltChunk({\"recs\":" + codec::script_safe_json(nlohmann::json(recs)) +
-                    ",\"snaps\":[";
+  std::string out = "__ltChunk({\"recs\":[";
+  for (size_t i = 0; i < recs.size(); ++i) {
+    if (i) out += ',';
+    out += recs[i];
+  }
+  out += "],\"snaps\":[";
   for (size_t i = 0; i < fresh_keys.size(); ++i) {
     const auto &st = data.stored(fresh_keys[i]);
     if (i) out += ',';
@@ -140,8 +157,8 @@ std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &
   return out;
 }
 
-std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
-                       ReportData &data, const std::string &error, const nlohmann::json &extra) {
+void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &recs, ReportData &data,
+                   const std::string &error, const nlohmann::json &extra, const Emit &emit) {
   // The record and snapshot lists are written as text, one element at a
   // time, into the slots of the rest of the metadata: a JSON tree of a
   // million records was most of an import's memory.
@@ -162,29 +179,44 @@ std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *
   const std::string json = codec::script_safe_json(meta);
   // Keys are sorted ("recs" before "snaps") and ours; quotes inside values are escaped.
   const std::size_t recs_at = json.find("\"recs\":[]") + 8, snaps_at = json.find("\"snaps\":[]") + 9;
-  std::string head = "<script type=\"application/json\" id=\"lt-meta\">";
-  head.append(json, 0, recs_at);
-  for (const auto *r : recs) {
-    if (r != recs.front()) head += ',';
-    head += codec::script_safe_json(data.record_json(*r));
-  }
-  head.append(json, recs_at, snaps_at - recs_at);
-  for (size_t k = 0; k < data.size(); ++k) {
-    const auto &st = data.stored(static_cast<int>(k));
-    if (k) head += ',';
-    head += '[' + std::to_string(st.key) + ',' + std::to_string(st.base) + ']';
-  }
-  head.append(json, snaps_at, std::string::npos);
-  head += "</script>\n";
-  std::string body;
-  // Base64 has no '<', so a payload can never close its element.
-  for (size_t k = 0; k < data.size(); ++k) {
-    const auto &st = data.stored(static_cast<int>(k));
-    body += "<script type=\"text/plain\" id=\"z" + std::to_string(st.key) + "\">";
-    body += st.payload;
-    body += "</script>\n";
-  }
-  return fill(false, head, body);
+  auto write_meta = [&] {
+    std::string head = "<script type=\"application/json\" id=\"lt-meta\">";
+    head.append(json, 0, recs_at);
+    for (const auto *r : recs) {
+      if (r != recs.front()) head += ',';
+      head += data.record_text(*r);
+      if (head.size() >= (1u << 20)) {
+        emit(head);
+        head.clear();
+      }
+    }
+    head.append(json, recs_at, snaps_at - recs_at);
+    for (size_t k = 0; k < data.size(); ++k) {
+      const auto &st = data.stored(static_cast<int>(k));
+      if (k) head += ',';
+      head += '[' + std::to_string(st.key) + ',' + std::to_string(st.base) + ']';
+    }
+    head.append(json, snaps_at, std::string::npos);
+    head += "</script>\n";
+    emit(head);
+  };
+  auto write_data = [&] {
+    // Base64 has no '<', so a payload can never close its element.
+    for (size_t k = 0; k < data.size(); ++k) {
+      const auto &st = data.stored(static_cast<int>(k));
+      emit("<script type=\"text/plain\" id=\"z" + std::to_string(st.key) + "\">");
+      emit(st.payload);
+      emit("</script>\n");
+    }
+  };
+  fill_to(false, emit, write_meta, write_data);
+}
+
+std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+                       ReportData &data, const std::string &error, const nlohmann::json &extra) {
+  std::string html;
+  final_page_to(run, recs, data, error, extra, [&](std::string_view piece) { html.append(piece); });
+  return html;
 }
 
 }  // namespace lowertrace::report::page

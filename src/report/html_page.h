@@ -13,7 +13,9 @@
 #include "lowertrace/sink.h"
 #include "report/html_data.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lowertrace::report::page {
@@ -27,7 +29,8 @@ std::string live_shell(const RunInfo &run, const std::vector<std::string> &chunk
                        int beat_ms = 0);
 
 // One chunk file: the records and the snapshots they introduced.
-std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &data,
+// `recs`: each record's ReportData::record_text.
+std::string chunk_js(const std::vector<std::string> &recs, const ReportData &data,
                      const std::vector<int> &fresh_keys);
 
 // The self-contained final page for `recs` (refs their snapshots in `data`).
@@ -37,5 +40,10 @@ std::string chunk_js(const std::vector<nlohmann::json> &recs, const ReportData &
 std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
                        ReportData &data, const std::string &error,
                        const nlohmann::json &extra = nlohmann::json::object());
+// The same page handed to `emit` piece by piece (util::atomic_write_stream),
+// never whole in memory: for tens of megabytes of report at a compiler's exit.
+void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &recs, ReportData &data,
+                   const std::string &error, const nlohmann::json &extra,
+                   const std::function<void(std::string_view)> &emit);
 
 }  // namespace lowertrace::report::page

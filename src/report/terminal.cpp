@@ -6,6 +6,7 @@
 #include "lowertrace/diff.h"
 #include "util/log.h"
 
+#include <chrono>
 #include <cstdio>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,17 +97,20 @@ namespace {
 
 class TerminalSink : public Sink {
 public:
-  TerminalSink(Mode mode, bool batched)
-      : mode_(mode), color_(util::stderr_color()), batched_(batched) {}
+  TerminalSink(Mode mode, bool batched, int batch_ms)
+      : mode_(mode), color_(util::stderr_color()), batched_(batched || batch_ms > 0), batch_ms_(batch_ms) {}
   ~TerminalSink() override { flush(); }
 
   void on_record(const RunInfo &, const LowerRecord &r,
                  const std::vector<const LowerRecord *> &) override {
     if (batched_) {
+      auto now = std::chrono::steady_clock::now();
+      if (buf_.empty()) first_ = now;
       buf_ += util::kPrefix;
       buf_ += pass_line(r, color_);
       buf_ += '\n';
-      if (buf_.size() >= (1u << 16)) flush();
+      if (buf_.size() >= (1u << 16) || (batch_ms_ > 0 && now - first_ >= std::chrono::milliseconds(batch_ms_)))
+        flush();
     } else {
       util::info(pass_line(r, color_));
     }
@@ -157,13 +161,15 @@ private:
   Mode mode_;
   bool color_;
   bool batched_;
+  int batch_ms_;
   std::string buf_;  // batched console lines not yet written
+  std::chrono::steady_clock::time_point first_;  // when the oldest of them was added
 };
 
 }  // namespace
 
-std::shared_ptr<Sink> make_terminal_sink(Mode mode, bool batched) {
-  return std::make_shared<TerminalSink>(mode, batched);
+std::shared_ptr<Sink> make_terminal_sink(Mode mode, bool batched, int batch_ms) {
+  return std::make_shared<TerminalSink>(mode, batched, batch_ms);
 }
 
 }  // namespace lowertrace::report

@@ -19,6 +19,8 @@ std::string visible(std::string_view s);
 // Prints pass lines in every mode and, in terminal/both, a coloured unified
 // diff of each changed pass. All to stderr; `batched` collects output and
 // writes it in large pieces (and at the end) instead of line by line.
-std::shared_ptr<Sink> make_terminal_sink(Mode mode, bool batched = false);
+// `batch_ms` > 0: batched too, but no line waits longer than that (checked at
+// each record; the compiler's own stderr stays interleaved to within it).
+std::shared_ptr<Sink> make_terminal_sink(Mode mode, bool batched = false, int batch_ms = 0);
 
 }  // namespace lowertrace::report

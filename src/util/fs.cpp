@@ -90,6 +90,36 @@ std::string atomic_write(const std::string &path, std::string_view data) {
   return "";
 }
 
+std::string atomic_write_stream(const std::string &path, const std::function<void(const PieceWriter &)> &produce) {
+  std::string tmp;
+  if (std::string err = write_temp_beside(path, {}, &tmp); !err.empty()) return err;
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  std::string err = fd < 0 ? errstr("cannot open", tmp) : std::string();
+  if (fd >= 0) {
+    std::string buf;
+    constexpr std::size_t kBatch = 1u << 20;
+    auto flush = [&] {
+      if (err.empty() && !buf.empty()) err = write_fd_all(fd, buf);
+      buf.clear();
+    };
+    produce([&](std::string_view piece) {
+      if (!err.empty()) return;
+      if (buf.size() + piece.size() < kBatch) return void(buf.append(piece));
+      flush();
+      if (piece.size() >= kBatch) {
+        if (err.empty()) err = write_fd_all(fd, piece);
+      } else {
+        buf.append(piece);
+      }
+    });
+    flush();
+    if (::close(fd) != 0 && err.empty()) err = errstr("cannot write", tmp);
+  }
+  if (err.empty() && ::rename(tmp.c_str(), path.c_str()) != 0) err = errstr("cannot rename into", path);
+  if (!err.empty()) ::unlink(tmp.c_str());
+  return err;
+}
+
 std::optional<std::string> read_file(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;

@@ -1,6 +1,7 @@
 // util/fs.h - file helpers whose failures are values, never exceptions.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,12 @@ namespace lowertrace::util {
 // O_NOFOLLOW, and removed on failure.
 // Returns "" on success, else a one-line reason.
 std::string atomic_write(const std::string &path, std::string_view data);
+
+// atomic_write of what `produce` hands its writer, piece by piece: for
+// documents too large to build in memory first (trace.json, the final
+// report). Small pieces are gathered into writes of about 1 MB.
+using PieceWriter = std::function<void(std::string_view)>;
+std::string atomic_write_stream(const std::string &path, const std::function<void(const PieceWriter &)> &produce);
 
 // Writes all of `data` to `fd` (retrying short writes and EINTR); "" or the error.
 std::string write_fd_all(int fd, std::string_view data);

@@ -507,6 +507,34 @@ TEST(TerminalReport, BatchedConsoleWritesTheSameBytes) {
   }
 }
 
+// The LLVM plugin's console: batched, but no line waits past console_batch_ms
+// for the next record (a few small records would otherwise sit in the buffer
+// until the compiler exits), and nothing is lost or reordered.
+TEST(TerminalReport, TimeBoundedConsoleBatchFlushesOldLines) {
+  lt_test::EnvScope nc("NO_COLOR", "1");
+  TempDir dir;
+  Session s(SessionOptions{.script = "k", .console_batch_ms = 1}, cfg_for(dir.path(), Mode::Html));
+  StderrCapture cap;
+  int p = s.begin_pass("first", s.intern(std::string("x\n")));
+  s.end_pass(p, s.intern(std::string("x\n")));
+  std::fflush(stderr);
+  EXPECT_EQ(slurp(cap.path()), "") << "a fresh line waits for its batch";
+  ::usleep(20 * 1000);  // the first line is older than the bound now
+  p = s.begin_pass("second", s.intern(std::string("x\n")));
+  s.end_pass(p, s.intern(std::string("y\n")));
+  std::fflush(stderr);
+  EXPECT_EQ(slurp(cap.path()), "  [lower_trace] unscoped/000_first: NO-OP\n"
+                               "  [lower_trace] unscoped/001_second: CHANGED (+1/-1)\n");
+  p = s.begin_pass("third", s.intern(std::string("y\n")));
+  s.end_pass(p, s.intern(std::string("y\n")));
+  s.finish();
+  std::string out = cap.finish();
+  EXPECT_EQ(out.substr(0, out.find("  [lower_trace] 3 records")),
+            "  [lower_trace] unscoped/000_first: NO-OP\n"
+            "  [lower_trace] unscoped/001_second: CHANGED (+1/-1)\n"
+            "  [lower_trace] unscoped/002_third: NO-OP\n");
+}
+
 TEST(TerminalReport, HtmlModePrintsLinesButNoDiff) {
   TempDir dir;
   lt_test::EnvScope nc("NO_COLOR", "1");

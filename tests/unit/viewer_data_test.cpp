@@ -83,4 +83,31 @@ TEST(ViewerData, RecordCarriesItsNoisePairs) {
   EXPECT_EQ(data.record_json(changed("a  b\nc\n", "a b\nc\n"))["z"], 1);
 }
 
+// A session that releases its texts (the LLVM plugin, importers) hands the
+// final page stand-ins without text: the noise worked out when the record
+// was live must still reach the final report (it was looked up by snapshot
+// address, and the stand-ins' addresses are new: every "z" was lost).
+TEST(ViewerData, FinalReportKeepsNoiseOfReleasedTexts) {
+  lt_test::TempDir dir;
+  Config cfg;
+  cfg.mode = Mode::Html;
+  cfg.trace_dir = dir.path();
+  for (int chunk_ms : {0, 250}) {
+    SessionOptions so;
+    so.script = "released" + std::to_string(chunk_ms);
+    so.release_texts = true;
+    so.live_chunk_ms = chunk_ms;
+    Session s(so, cfg);
+    std::string before = "  %0 = f\n  %1 = g %0\n  %2 = h %1\n  return %2\n";
+    int a = s.begin_pass("dce", s.intern(before));
+    s.end_pass(a, s.intern(std::string("  %0 = g %arg0\n  %1 = h %0\n  return %1\n")));
+    s.finish();
+    std::string html = lt_test::slurp(s.run().run_dir + "/report.html");
+    size_t m0 = html.find("id=\"lt-meta\">") + 13;
+    auto meta = nlohmann::json::parse(html.substr(m0, html.find("</script>", m0) - m0));
+    ASSERT_EQ(meta["recs"].size(), 1u) << chunk_ms;
+    EXPECT_EQ(meta["recs"][0].value("z", 0), 2) << chunk_ms;
+  }
+}
+
 }  // namespace

@@ -132,6 +132,9 @@ Session *Tracer::session_for(const llvm::Any &ir) {
   // distinct text, and live report chunks batched.
   opts.raw_file_per_text = true;
   opts.live_chunk_ms = 250;
+  // A console line per record, written at most 100 ms late instead of one
+  // write to stderr per pass.
+  opts.console_batch_ms = 100;
   // The sinks keep what they need (raw files, the report's payloads): the
   // session need not hold every text of the run until exit.
   opts.release_texts = true;
