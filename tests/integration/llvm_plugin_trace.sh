@@ -173,6 +173,33 @@ assert any(r["name"] == "IPSCCPPass" and r["changed"] for r in d["records"])
 PY
 echo "clang++: $(wc -l < got.txt) passes match"
 
+# ---------------------------------------------------------------- clang-22, C++ with -g
+# Debug info: every function print numbers the whole module's metadata, which
+# passes on other units change (the inliner empties a dead callee's body while
+# it runs on the caller's SCC; full unrolling drops !DIAssignID stores). The
+# plugin keeps one numbering per epoch, built from per-function lists: the
+# texts must equal the dumps, and LT_CHECK_NUMBERING=1 compares every function
+# print with LLVM's own numbering (loop dumps above are compared without it).
+cp "$LT_SRC/tests/data/llvm/plugin_cxx_debug.cpp" dbg.cpp
+"$CLANG" -O2 -g -c dbg.cpp -o dbg_plain.o
+TL_LOWER_TRACE=terminal TL_LOWER_TRACE_DIR="$tmp/t_dbg" \
+  "$CLANG" -O2 -g -c -fpass-plugin="$PLUGIN" dbg.cpp -o dbg_traced.o 2> dbg_err.txt \
+  || fail "clang++ -g with the plugin failed: $(tail -3 dbg_err.txt)"
+cmp dbg_plain.o dbg_traced.o || fail "clang++ -g output differs with the plugin"
+"$CLANG" -O2 -g -S -emit-llvm dbg.cpp -o /dev/null -mllvm -print-after-all 2> dbg_pa.txt
+"$CLANG" -O2 -g -S -emit-llvm dbg.cpp -o /dev/null -mllvm -print-before-all 2> dbg_pb.txt
+dbg_trace=$(one_trace "$tmp/t_dbg")
+banners dbg_pa.txt > want.txt
+records "$dbg_trace" ran > got.txt
+diff want.txt got.txt > /dev/null || { diff want.txt got.txt | head; fail "clang++ -g: recorded passes differ from -print-after-all"; }
+check_texts "$dbg_trace" dbg_pb.txt dbg_pa.txt "c++ -g"
+rm -f dbg_pa.txt dbg_pb.txt
+LT_CHECK_NUMBERING=1 TL_LOWER_TRACE=terminal TL_LOWER_TRACE_DIR="$tmp/t_dbg_check" \
+  "$CLANG" -O2 -g -c -fpass-plugin="$PLUGIN" dbg.cpp -o /dev/null 2> dbg_check.txt
+grep -q "numbering checked against LLVM's own on every function print: 0 differed" dbg_check.txt \
+  || fail "clang++ -g: $(grep -o 'numbering checked.*' dbg_check.txt || echo 'no numbering check line')"
+echo "clang++ -g: $(wc -l < got.txt) passes match, numbering equal to LLVM's on every function print"
+
 # ---------------------------------------------------------------- exit status and off mode
 printf 'define i32 @f( {\n' > broken.ll
 set +e

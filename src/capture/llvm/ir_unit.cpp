@@ -3,10 +3,15 @@
 #include <llvm/ADT/Any.h>
 #include <llvm/Analysis/LazyCallGraph.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/DebugProgramInstruction.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ValueHandle.h>
 #include <llvm/IR/ModuleSlotTracker.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -27,15 +32,15 @@ const llvm::Function *loop_function(const llvm::Loop &l) { return l.getHeader()-
 IrUnit describe(const llvm::Any &ir) {
   IrUnit u;
   if (const auto *m = get<llvm::Module>(ir)) {
-    u = {m, m, "[module]", true};
+    u = {m, m, nullptr, "[module]", true};
   } else if (const auto *f = get<llvm::Function>(ir)) {
-    u = {f, f->getParent(), f->getName().str(), true};
+    u = {f, f->getParent(), f, f->getName().str(), true};
   } else if (const auto *l = get<llvm::Loop>(ir)) {
     const llvm::Function *f = loop_function(*l);
-    u = {f, f->getParent(), "loop %" + l->getName().str() + " in function " + f->getName().str(), true};
+    u = {f, f->getParent(), f, "loop %" + l->getName().str() + " in function " + f->getName().str(), true};
   } else if (const auto *c = get<llvm::LazyCallGraph::SCC>(ir)) {
     const llvm::Module *m = c->begin() != c->end() ? c->begin()->getFunction().getParent() : nullptr;
-    u = {c, m, c->getName(), true};
+    u = {c, m, nullptr, c->getName(), true};
   } else {
     u.name = "?";
   }
@@ -64,6 +69,68 @@ std::string print(const llvm::Any &ir) {
   return text;
 }
 
+void numbered_nodes(const llvm::Function &f, std::vector<const llvm::MDNode *> &out) {
+  // SlotTracker::processFunctionMetadata, call for call: the function's
+  // attachments, then per instruction its debug records' nodes, the nodes an
+  // intrinsic call takes as operands, and its attachments (!dbg first).
+  out.clear();
+  llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 4> mds;
+  auto add = [&](const llvm::Metadata *md) {
+    if (const auto *n = llvm::dyn_cast_or_null<llvm::MDNode>(md)) out.push_back(n);
+  };
+  f.getAllMetadata(mds);
+  for (const auto &kv : mds) add(kv.second);
+  for (const llvm::BasicBlock &bb : f)
+    for (const llvm::Instruction &i : bb) {
+      for (const llvm::DbgRecord &r : i.getDbgRecordRange()) {
+        if (const auto *v = llvm::dyn_cast<llvm::DbgVariableRecord>(&r)) {
+          add(v->getRawLocation());  // only an empty !{} is a node; values print inline
+          add(v->getRawVariable());
+          if (v->isDbgAssign()) {
+            add(v->getRawAssignID());
+            add(v->getRawAddress());
+          }
+        } else if (const auto *l = llvm::dyn_cast<llvm::DbgLabelRecord>(&r)) {
+          add(l->getRawLabel());
+        }
+        add(r.getDebugLoc().getAsMDNode());
+      }
+      if (const auto *ci = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (const llvm::Function *callee = ci->getCalledFunction(); callee && callee->isIntrinsic())
+          for (const llvm::Use &op : i.operands())
+            if (const auto *v = llvm::dyn_cast_or_null<llvm::MetadataAsValue>(op.get())) add(v->getMetadata());
+      if (i.hasMetadata()) {
+        mds.clear();
+        i.getAllMetadata(mds);
+        for (const auto &kv : mds) add(kv.second);
+      }
+    }
+}
+
+namespace {
+// What a body's list is read against besides the caller's touches: a pass on
+// one unit may empty another (the inliner replaces a dead callee's body by a
+// lone `unreachable` block while it runs on the caller's SCC) without either
+// unit telling us. Value handles on the first and last blocks go null when
+// those blocks are deleted, even if new ones reuse their addresses; checking
+// blocks only keeps the check far cheaper than reading every body again.
+struct Shape {
+  llvm::WeakVH front, back;
+  std::size_t blocks = 0;
+  explicit Shape(const llvm::Function &f) {
+    if (f.empty()) return;
+    front = const_cast<llvm::BasicBlock *>(&f.front());
+    back = const_cast<llvm::BasicBlock *>(&f.back());
+    blocks = f.size();
+  }
+  Shape() = default;
+  bool same(const llvm::Function &f) const {
+    if (f.empty()) return blocks == 0;
+    return blocks != 0 && front == &f.front() && back == &f.back() && blocks == f.size();
+  }
+};
+}  // namespace
+
 struct Printer::Shared {
   const llvm::Module *module = nullptr;
   std::uint64_t generation = 0;
@@ -72,10 +139,56 @@ struct Printer::Shared {
   // Call-site attribute sets that prints with `mst` added after the module's,
   // in the order they got their numbers (SlotTracker never forgets them).
   std::vector<void *> added;
+  // Each function's numbered nodes (numbered_nodes()), first mentions only,
+  // as `mst` numbered them. `stale` once the function was touched, until
+  // read again; `pending` lists those, to be checked before the next print.
+  // `fn` goes null when the function is deleted: a new function at the same
+  // address is read afresh.
+  struct Nodes {
+    llvm::WeakVH fn;
+    std::vector<const llvm::MDNode *> list;
+    bool stale = true;
+    Shape shape;
+  };
+  llvm::DenseMap<const llvm::Function *, Nodes> nodes;
+  std::vector<const llvm::Function *> pending;
+  std::vector<const llvm::MDNode *> scratch;
+  llvm::DenseSet<const llvm::MDNode *> seen;
+
+  // Reads `fn`'s list into `scratch`, first mentions only.
+  void read(const llvm::Function &fn) {
+    std::vector<const llvm::MDNode *> all;
+    numbered_nodes(fn, all);
+    scratch.clear();
+    seen.clear();
+    for (const llvm::MDNode *md : all)
+      if (seen.insert(md).second) scratch.push_back(md);
+  }
+  void store(Nodes &n, const llvm::Function &fn) {
+    n.list.swap(scratch);
+    n.stale = false;
+    n.shape = Shape(fn);
+    n.fn = const_cast<llvm::Function *>(&fn);
+  }
 };
 
 Printer::Printer() : shared_(std::make_unique<Shared>()) {}
 Printer::~Printer() = default;
+
+void Printer::touched(const llvm::Function &f) {
+  auto it = shared_->nodes.find(&f);
+  if (it == shared_->nodes.end() || it->second.stale) return;
+  it->second.stale = true;
+  shared_->pending.push_back(&f);
+}
+
+void Printer::touched_all() {
+  for (auto &[fn, n] : shared_->nodes)
+    if (!n.stale) {
+      n.stale = true;
+      shared_->pending.push_back(fn);
+    }
+}
 
 namespace {
 void *raw_set(llvm::AttributeSet s) {
@@ -85,6 +198,32 @@ void *raw_set(llvm::AttributeSet s) {
   return p;
 }
 }  // namespace
+
+bool Printer::lists_moved() {
+  // Each touched function is read once; the numbering stands only if every
+  // list is the one it was built from. This is what makes the numbering
+  // exact whatever the caller's generations say: a loop pass can drop a
+  // !DIAssignID without changing what the tracer's context hash sees.
+  Shared &sh = *shared_;
+  bool moved = false;
+  std::size_t i = 0;
+  for (; i < sh.pending.size() && !moved; ++i) {
+    auto it = sh.nodes.find(sh.pending[i]);
+    if (it == sh.nodes.end() || !it->second.stale) continue;
+    Shared::Nodes &n = it->second;
+    if (n.fn != sh.pending[i]) {  // deleted: its nodes were numbered
+      moved = !n.list.empty();
+      continue;
+    }
+    const auto &fn = *llvm::cast<llvm::Function>(n.fn);
+    ++reads;
+    sh.read(fn);
+    if (sh.scratch != n.list) moved = true;  // stays stale: the rebuild reads it
+    else sh.store(n, fn);
+  }
+  sh.pending.erase(sh.pending.begin(), sh.pending.begin() + static_cast<std::ptrdiff_t>(i));
+  return moved;
+}
 
 std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
   const llvm::Function *f = get<llvm::Function>(ir);
@@ -111,13 +250,29 @@ std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
     // A fresh numbering gives these sets the numbers after the module's in
     // this order; the shared table agrees if one list is a prefix of the other.
     std::size_t n = std::min(fresh.size(), sh.added.size());
-    rebuild = !std::equal(fresh.begin(), fresh.begin() + n, sh.added.begin());
+    rebuild = !std::equal(fresh.begin(), fresh.begin() + n, sh.added.begin()) || lists_moved();
   }
   if (rebuild) {
+    if (sh.module != f->getParent()) sh.nodes.clear();
     sh.module = f->getParent();
     sh.generation = generation;
-    // As Value::print numbers a function's module: all metadata included.
-    sh.mst = std::make_unique<llvm::ModuleSlotTracker>(sh.module, /*ShouldInitializeAllMetadata=*/true);
+    sh.pending.clear();  // every stale list is read by the hook
+    // As Value::print numbers a function's module (all metadata included),
+    // with the function bodies' part from the lists: SlotTracker numbers
+    // global variables' and named metadata first, then calls this hook.
+    sh.mst = std::make_unique<llvm::ModuleSlotTracker>(sh.module, /*ShouldInitializeAllMetadata=*/false);
+    sh.mst->setProcessHook([this](llvm::AbstractSlotTrackerStorage *st, const llvm::Module *m, bool) {
+      Shared &s = *shared_;
+      for (const llvm::Function &fn : *m) {
+        Shared::Nodes &n = s.nodes[&fn];
+        if (n.stale || n.fn != &fn || !n.shape.same(fn)) {
+          ++reads;
+          s.read(fn);
+          s.store(n, fn);
+        }
+        for (const llvm::MDNode *md : n.list) st->createMetadataSlot(md);
+      }
+    });
     sh.module_sets.clear();
     sh.added.clear();
     ++builds;
@@ -134,7 +289,26 @@ std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
   llvm::raw_string_ostream os(text);
   static_cast<const llvm::Value *>(f)->print(os, *sh.mst);  // Function::print would renumber
   os.flush();
+  if (verify) {
+    std::string want;
+    llvm::raw_string_ostream w(want);
+    w << *f;
+    w.flush();
+    if (want != text) {
+      ++mismatches;
+      return want;
+    }
+  }
   return text;
+}
+
+void touch(Printer &printer, const llvm::Any &ir) {
+  if (get<llvm::Module>(ir)) return printer.touched_all();
+  const llvm::Function *f = get<llvm::Function>(ir);
+  if (const auto *l = get<llvm::Loop>(ir)) f = loop_function(*l);
+  if (f) return printer.touched(*f);
+  if (const auto *c = get<llvm::LazyCallGraph::SCC>(ir))
+    for (const llvm::LazyCallGraph::Node &n : *c) printer.touched(n.getFunction());
 }
 
 bool may_add_or_delete_functions(const llvm::Any &ir) {

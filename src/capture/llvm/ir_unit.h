@@ -12,9 +12,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Any;
+class Function;
+class MDNode;
 class Module;
 }  // namespace llvm
 
@@ -23,6 +26,7 @@ namespace lowertrace::llvm_capture {
 struct IrUnit {
   const void *key = nullptr;      // identity of the printed object (a loop maps to its function)
   const llvm::Module *module = nullptr;
+  const llvm::Function *function = nullptr;  // a function, or a loop's function
   std::string name;               // as in LLVM banners: [module], f, (f, g), loop %h in function f
   bool known = false;             // false for units we cannot print (machine functions)
 };
@@ -32,11 +36,18 @@ IrUnit describe(const llvm::Any &ir);
 // The IR text of the unit (empty for unknown units).
 std::string print(const llvm::Any &ir);
 
-// print(), with the module-wide numbering a function print starts with
-// (SlotTracker numbering every metadata node of the module, the larger part
-// of printing a small function in a big module) done once per `generation`
-// and reused while the generation stays the same. The caller starts a new
-// generation whenever the numbering may have changed (fingerprint.h's context).
+// print(), with the module-wide numbering a function print starts with done
+// once per `generation` and reused while the generation stays the same. The
+// caller starts a new generation whenever the numbering may have changed
+// (fingerprint.h's context).
+//
+// The numbering itself is what LLVM's SlotTracker gives a function print
+// (every metadata node of the module, numbered in module order), but built
+// from each function's list of the nodes it numbers, kept between
+// generations: a new generation re-reads only the functions the caller said
+// were touched. LLVM's own numbering walks every instruction of the module
+// for each print, which made -print-after-all, and our first version,
+// quadratic in the number of functions.
 // A function whose call sites carry attribute sets no function has is printed
 // with fresh numbering: printing it would leave its groups in the shared table.
 class Printer {
@@ -44,12 +55,32 @@ public:
   Printer();
   ~Printer();
   std::string print(const llvm::Any &ir, std::uint64_t generation);
-  std::uint64_t builds = 0, reused = 0;  // LT_REPORT_STATS
+  // `f` may have changed: its nodes are read again at the next generation.
+  void touched(const llvm::Function &f);
+  // Anything may have changed (a module pass): every function is read again.
+  void touched_all();
+  // LT_REPORT_STATS: numberings built and reused, functions (re)read for them.
+  std::uint64_t builds = 0, reused = 0, reads = 0;
+  // Checking (LT_CHECK_NUMBERING=1, for tests): every function print is
+  // compared with LLVM's own (`os << F`); a difference is counted, and
+  // LLVM's text is the one returned.
+  bool verify = false;
+  std::uint64_t mismatches = 0;
 
 private:
+  // Whether a touched function's list moved since the numbering was built.
+  bool lists_moved();
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };
+
+// The metadata nodes SlotTracker numbers for `f`'s body and attachments, in
+// the order it numbers them (each also numbers the nodes below it).
+void numbered_nodes(const llvm::Function &f, std::vector<const llvm::MDNode *> &out);
+
+// Tells `printer` that the unit may have changed (Printer::touched for each
+// of its functions; a module: touched_all).
+void touch(Printer &printer, const llvm::Any &ir);
 
 // A module or an SCC: passes on those (and their wrappers) may add or delete
 // functions, which renumbers what other functions' prints show.

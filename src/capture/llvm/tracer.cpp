@@ -31,10 +31,19 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
-Tracer::Tracer() : cfg_(current_config()) {}
+namespace {
+bool env_on(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::string(v) != "0";
+}
+}  // namespace
+
+Tracer::Tracer() : cfg_(current_config()) { printer_.verify = env_on("LT_CHECK_NUMBERING"); }
 
 Tracer::Tracer(Session &session)
-    : cfg_(session.config()), session_(std::shared_ptr<Session>(), &session), owns_session_(false) {}
+    : cfg_(session.config()), session_(std::shared_ptr<Session>(), &session), owns_session_(false) {
+  printer_.verify = env_on("LT_CHECK_NUMBERING");
+}
 
 Tracer::~Tracer() {
   guarded("finish", [&] {
@@ -44,8 +53,12 @@ Tracer::~Tracer() {
       util::info("llvm plugin: " + std::to_string(stats_.walks) + " fingerprint walks, " +
                  std::to_string(stats_.before_prints) + " before-prints, " +
                  std::to_string(stats_.after_prints) + " after-prints, " + std::to_string(epoch_) +
-                 " epochs; numbering built " + std::to_string(printer_.builds) + " times, reused " +
+                 " epochs; numbering built " + std::to_string(printer_.builds) + " times (" +
+                 std::to_string(printer_.reads) + " function reads), reused " +
                  std::to_string(printer_.reused));
+    if (printer_.verify)
+      util::info("llvm plugin: numbering checked against LLVM's own on every function print: " +
+                 std::to_string(printer_.mismatches) + " differed");
     if (session_ && owns_session_) session_->finish(open_.empty() ? "" : "pass did not complete");
     session_.reset();
   });
@@ -148,8 +161,12 @@ Snapshot Tracer::snapshot_of(const llvm::Any &ir, const void *key, const UnitSta
   if (it != cache_.end()) {
     if (it->second.epoch == epoch_ && it->second.state.fp == st.fp) return it->second.snap;
     // Changed by a pass that ran on another unit (a caller rewritten by an
-    // SCC pass) in a way that renumbers other units' prints.
-    if (!(it->second.state.fp == st.fp) && !(it->second.state.context == st.context)) ++epoch_;
+    // SCC pass): its numbered nodes are read again, and if the change
+    // renumbers other units' prints, a new epoch starts.
+    if (!(it->second.state.fp == st.fp)) {
+      touch(printer_, ir);
+      if (!(it->second.state.context == st.context)) ++epoch_;
+    }
   }
   ++stats_.before_prints;
   Snapshot s = session_->intern(printer_.print(ir, epoch_));
@@ -165,6 +182,7 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   op.pass = pass.str();
   op.key = u.key;
   op.module = u.module;
+  op.function = u.function;
   if (u.module) module_ = u.module;
   if (!have_context_ && u.module) {
     context_ = module_context(*u.module);
@@ -220,6 +238,7 @@ void Tracer::after(llvm::StringRef pass, const llvm::Any &ir, const llvm::Preser
   // printing, which reuses the numbering of the current epoch.
   if (moved) {
     bool renumbers = !(st.context == op.before_state.context);
+    touch(printer_, ir);  // its numbered nodes are read again at the next epoch
     if (op.module) {
       Fingerprint c = module_context(*op.module);
       if (!(c == context_)) renumbers = true;
@@ -243,6 +262,8 @@ void Tracer::invalidated(llvm::StringRef pass) {
   double wall = ms_since(op.start);
   ++tick_;
   ++epoch_;  // the unit is gone (e.g. a deleted loop): nothing cached is trustworthy
+  if (op.function) printer_.touched(*op.function);  // a loop's function (only its address is used)
+  else printer_.touched_all();
   session_->annotate(op.index, {}, "invalidated");
   session_->end_pass(op.index, session_->intern(std::string()), wall);
 }

@@ -117,6 +117,7 @@ struct OpenPass {
   std::uint64_t epoch = 0;  // the tracer's epoch when `before` was taken
   const void *key = nullptr;
   const llvm::Module *module = nullptr;
+  const llvm::Function *function = nullptr;  // IrUnit::function
   std::chrono::steady_clock::time_point start;
 };
 
