@@ -15,6 +15,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ValueSymbolTable.h>
 #include <llvm/IR/Operator.h>
 
 #include "util/word_hasher.h"
@@ -424,9 +425,10 @@ Fingerprint fingerprint(const llvm::Function &f, Fingerprint *context) {
   return h.fingerprint();
 }
 
-Fingerprint module_context(const llvm::Module &m) {
-  // Mirrors what SlotTracker::processModule numbers besides function bodies.
-  Hasher h;
+namespace {
+// module_context() less the function list: globals, aliases, ifuncs, named
+// metadata.
+void hash_globals(Hasher &h, const llvm::Module &m) {
   for (const llvm::GlobalVariable &g : m.globals()) {
     h.add(&g);
     h.add(g.hasName() ? 1 : 2);
@@ -441,12 +443,57 @@ Fingerprint module_context(const llvm::Module &m) {
   for (const llvm::GlobalIFunc &i : m.ifuncs()) h.add(i.hasName() ? &i : nullptr);
   for (const llvm::NamedMDNode &n : m.named_metadata())
     for (const llvm::MDNode *op : n.operands()) h.add(op);
-  for (const llvm::Function &f : m) {
-    h.add(&f);
-    h.add(f.hasName() ? 1 : 2);
-    h.add(raw(f.getAttributes().getFnAttrs()));
-  }
+}
+
+void hash_function(Hasher &h, const llvm::Function &f) {
+  h.add(&f);
+  h.add(f.hasName() ? 1 : 2);
+  h.add(raw(f.getAttributes().getFnAttrs()));
+}
+}  // namespace
+
+Fingerprint module_context(const llvm::Module &m) {
+  // Mirrors what SlotTracker::processModule numbers besides function bodies.
+  Hasher h;
+  hash_globals(h, m);
+  for (const llvm::Function &f : m) hash_function(h, f);
   return h.fingerprint();
+}
+
+Fingerprint ContextWatch::read(const llvm::Module &m) {
+  context_ = module_context(m);
+  Hasher h;
+  hash_globals(h, m);
+  declarations_.clear();
+  for (const llvm::Function &f : m)
+    if (f.isDeclaration()) {
+      declarations_.emplace_back(const_cast<llvm::Function *>(&f));
+      hash_function(h, f);
+    }
+  outside_ = h.fingerprint();
+  module_ = &m;
+  symbols_ = m.getValueSymbolTable().size();
+  first_ = m.empty() ? nullptr : &m.getFunctionList().front();
+  last_ = m.empty() ? nullptr : &m.getFunctionList().back();
+  return context_;
+}
+
+Fingerprint ContextWatch::after_function_pass(const llvm::Module &m) {
+  // A function is appended (or a value named) only by growing the symbol
+  // table or the list's ends; a deleted declaration nulls its handle.
+  if (module_ != &m || symbols_ != m.getValueSymbolTable().size() ||
+      first_ != (m.empty() ? nullptr : &m.getFunctionList().front()) || last_ != (m.empty() ? nullptr : &m.getFunctionList().back()))
+    return read(m);
+  Hasher h;
+  hash_globals(h, m);
+  for (const llvm::WeakVH &d : declarations_) {
+    const auto *f = llvm::dyn_cast_or_null<llvm::Function>(d);
+    if (!f || !f->isDeclaration()) return read(m);
+    hash_function(h, *f);
+  }
+  if (!(h.fingerprint() == outside_)) return read(m);
+  ++quick_;
+  return context_;
 }
 
 Fingerprint fingerprint(const llvm::Module &m) {

@@ -28,7 +28,11 @@
 // which the tracer tracks with the `context` hashes below.
 #pragma once
 
+#include <llvm/IR/ValueHandle.h>
+
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -56,6 +60,30 @@ Fingerprint fingerprint(const llvm::Function &f, Fingerprint *context = nullptr)
 // aliases, ifuncs and named metadata. Linear in globals and functions, not
 // in instructions.
 Fingerprint module_context(const llvm::Module &m);
+
+// module_context(), kept current across function and loop passes without
+// walking the function list after each one (that walk, after every pass that
+// changed a function, was quadratic in functions). A function pass may add
+// declarations and globals and change declarations' attributes (library-call
+// simplification infers them), but not other definitions nor the order of
+// the list: after one, re-hashing globals and the declarations seen at the
+// last full read, with O(1) checks on the symbol table and the list's ends,
+// tells whether the full read is needed. A pass that changed its own
+// function's contribution (fingerprint()'s `context`) calls read().
+class ContextWatch {
+public:
+  Fingerprint read(const llvm::Module &m);  // module_context(m), remembered
+  Fingerprint after_function_pass(const llvm::Module &m);
+  std::uint64_t quick() const { return quick_; }  // answers given without a full read
+
+private:
+  const llvm::Module *module_ = nullptr;
+  Fingerprint context_, outside_;
+  std::size_t symbols_ = 0;
+  const void *first_ = nullptr, *last_ = nullptr;
+  std::vector<llvm::WeakVH> declarations_;
+  std::uint64_t quick_ = 0;
+};
 
 // The module as Module::print shows it, metadata definitions included.
 Fingerprint fingerprint(const llvm::Module &m);

@@ -15,6 +15,8 @@
 #include <llvm/IR/ModuleSlotTracker.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "util/word_hasher.h"
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -112,23 +114,30 @@ namespace {
 // one unit may empty another (the inliner replaces a dead callee's body by a
 // lone `unreachable` block while it runs on the caller's SCC) without either
 // unit telling us. Value handles on the first and last blocks go null when
-// those blocks are deleted, even if new ones reuse their addresses; checking
-// blocks only keeps the check far cheaper than reading every body again.
+// those blocks are deleted, even if new ones reuse their addresses; two
+// pointers keep the check far cheaper than reading every body again.
 struct Shape {
   llvm::WeakVH front, back;
-  std::size_t blocks = 0;
   explicit Shape(const llvm::Function &f) {
     if (f.empty()) return;
     front = const_cast<llvm::BasicBlock *>(&f.front());
     back = const_cast<llvm::BasicBlock *>(&f.back());
-    blocks = f.size();
   }
   Shape() = default;
   bool same(const llvm::Function &f) const {
-    if (f.empty()) return blocks == 0;
-    return blocks != 0 && front == &f.front() && back == &f.back() && blocks == f.size();
+    if (f.empty()) return !front && !back;
+    return front == &f.front() && back == &f.back();
   }
 };
+}  // namespace
+
+namespace {
+void *raw_set(llvm::AttributeSet s) {
+  void *p = nullptr;
+  static_assert(sizeof s == sizeof p);
+  std::memcpy(&p, &s, sizeof p);
+  return p;
+}
 }  // namespace
 
 struct Printer::Shared {
@@ -152,6 +161,9 @@ struct Printer::Shared {
   };
   llvm::DenseMap<const llvm::Function *, Nodes> nodes;
   std::vector<const llvm::Function *> pending;
+  // What `mst` was built from (key()): a new generation whose key is the
+  // same reuses it.
+  std::pair<std::uint64_t, std::uint64_t> built_from;
   std::vector<const llvm::MDNode *> scratch;
   llvm::DenseSet<const llvm::MDNode *> seen;
 
@@ -169,6 +181,64 @@ struct Printer::Shared {
     n.stale = false;
     n.shape = Shape(fn);
     n.fn = const_cast<llvm::Function *>(&fn);
+  }
+  // `fn`'s list, read again if it may have moved.
+  Nodes &current(const llvm::Function &fn, std::uint64_t &reads) {
+    Nodes &n = nodes[&fn];
+    if (n.stale || n.fn != &fn || !n.shape.same(fn)) {
+      ++reads;
+      read(fn);
+      store(n, fn);
+    }
+    return n;
+  }
+
+  // A hash of everything SlotTracker::processModule numbers, in its order,
+  // with the hook's lists (read again where stale): equal keys give equal
+  // numberings. Attribute sets count at their first use only, as numbers go.
+  std::pair<std::uint64_t, std::uint64_t> key(const llvm::Module &m, std::uint64_t &reads) {
+    enum : std::uint64_t { kUnnamed = 1, kNode, kSet, kNamed, kFunctions, kLists };
+    util::WordHasher h;
+    llvm::DenseSet<void *> sets;
+    auto set = [&](void *p) {
+      if (sets.insert(p).second) {
+        h.add(kSet);
+        h.add(p);
+      }
+    };
+    llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 4> mds;
+    for (const llvm::GlobalVariable &g : m.globals()) {
+      if (!g.hasName()) {
+        h.add(kUnnamed);
+        h.add(&g);
+      }
+      mds.clear();
+      g.getAllMetadata(mds);
+      for (const auto &kv : mds) {
+        h.add(kNode);
+        h.add(kv.second);
+      }
+      if (g.getAttributes().hasAttributes()) set(raw_set(g.getAttributes()));
+    }
+    for (const llvm::GlobalAlias &a : m.aliases())
+      if (!a.hasName()) h.add(&a);
+    for (const llvm::GlobalIFunc &i : m.ifuncs())
+      if (!i.hasName()) h.add(&i);
+    h.add(kNamed);
+    for (const llvm::NamedMDNode &n : m.named_metadata())
+      for (const llvm::MDNode *op : n.operands()) h.add(op);
+    h.add(kFunctions);
+    for (const llvm::Function &fn : m) {
+      if (!fn.hasName()) {
+        h.add(kUnnamed);
+        h.add(&fn);
+      }
+      if (llvm::AttributeSet a = fn.getAttributes().getFnAttrs(); a.hasAttributes()) set(raw_set(a));
+    }
+    h.add(kLists);
+    for (const llvm::Function &fn : m)
+      for (const llvm::MDNode *md : current(fn, reads).list) h.add(md);
+    return h.result();
   }
 };
 
@@ -189,15 +259,6 @@ void Printer::touched_all() {
       shared_->pending.push_back(fn);
     }
 }
-
-namespace {
-void *raw_set(llvm::AttributeSet s) {
-  void *p = nullptr;
-  static_assert(sizeof s == sizeof p);
-  std::memcpy(&p, &s, sizeof p);
-  return p;
-}
-}  // namespace
 
 bool Printer::lists_moved() {
   // Each touched function is read once; the numbering stands only if every
@@ -244,7 +305,16 @@ std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
             if (!sh.module_sets.contains(p) && seen.insert(p).second) fresh.push_back(p);
           }
   };
-  bool rebuild = !sh.mst || sh.module != f->getParent() || sh.generation != generation;
+  bool rebuild = !sh.mst || sh.module != f->getParent();
+  if (!rebuild && sh.generation != generation) {
+    // The caller says the numbering may have moved: it did only if what it
+    // is made of did (most new generations come from a function's attribute
+    // set or nodes changing to ones the module already numbers in order).
+    // Every list is current after key().
+    sh.generation = generation;
+    sh.pending.clear();
+    rebuild = sh.key(*f->getParent(), reads) != sh.built_from;
+  }
   if (!rebuild) {
     collect();
     // A fresh numbering gives these sets the numbers after the module's in
@@ -256,22 +326,15 @@ std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
     if (sh.module != f->getParent()) sh.nodes.clear();
     sh.module = f->getParent();
     sh.generation = generation;
-    sh.pending.clear();  // every stale list is read by the hook
+    sh.pending.clear();
+    sh.built_from = sh.key(*sh.module, reads);  // and every list is current
     // As Value::print numbers a function's module (all metadata included),
     // with the function bodies' part from the lists: SlotTracker numbers
     // global variables' and named metadata first, then calls this hook.
     sh.mst = std::make_unique<llvm::ModuleSlotTracker>(sh.module, /*ShouldInitializeAllMetadata=*/false);
     sh.mst->setProcessHook([this](llvm::AbstractSlotTrackerStorage *st, const llvm::Module *m, bool) {
-      Shared &s = *shared_;
-      for (const llvm::Function &fn : *m) {
-        Shared::Nodes &n = s.nodes[&fn];
-        if (n.stale || n.fn != &fn || !n.shape.same(fn)) {
-          ++reads;
-          s.read(fn);
-          s.store(n, fn);
-        }
-        for (const llvm::MDNode *md : n.list) st->createMetadataSlot(md);
-      }
+      for (const llvm::Function &fn : *m)
+        for (const llvm::MDNode *md : shared_->current(fn, reads).list) st->createMetadataSlot(md);
     });
     sh.module_sets.clear();
     sh.added.clear();

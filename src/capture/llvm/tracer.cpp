@@ -55,7 +55,8 @@ Tracer::~Tracer() {
                  std::to_string(stats_.after_prints) + " after-prints, " + std::to_string(epoch_) +
                  " epochs; numbering built " + std::to_string(printer_.builds) + " times (" +
                  std::to_string(printer_.reads) + " function reads), reused " +
-                 std::to_string(printer_.reused));
+                 std::to_string(printer_.reused) + "; module context re-read after function passes " +
+                 "skipped " + std::to_string(watch_.quick()) + " times");
     if (printer_.verify)
       util::info("llvm plugin: numbering checked against LLVM's own on every function print: " +
                  std::to_string(printer_.mismatches) + " differed");
@@ -113,7 +114,7 @@ void Tracer::forget_prints(const llvm::Any *ir) {
   // A module or SCC wrapper: it renumbered other prints only if it added or
   // deleted functions (or changed what module_context() sees).
   if (const llvm::Module *m = ir ? describe(*ir).module : nullptr) {
-    Fingerprint c = module_context(*m);
+    Fingerprint c = watch_.read(*m);
     if (have_context_ && c == context_) return;
     context_ = c;
     have_context_ = true;
@@ -185,7 +186,7 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   op.function = u.function;
   if (u.module) module_ = u.module;
   if (!have_context_ && u.module) {
-    context_ = module_context(*u.module);
+    context_ = watch_.read(*u.module);
     have_context_ = true;
   }
   op.before_state = state_of(ir, u.key);
@@ -240,7 +241,10 @@ void Tracer::after(llvm::StringRef pass, const llvm::Any &ir, const llvm::Preser
     bool renumbers = !(st.context == op.before_state.context);
     touch(printer_, ir);  // its numbered nodes are read again at the next epoch
     if (op.module) {
-      Fingerprint c = module_context(*op.module);
+      // After a function or loop pass that left its own contribution alone,
+      // only declarations and globals can have moved (ContextWatch).
+      Fingerprint c = op.function && !renumbers ? watch_.after_function_pass(*op.module)
+                                                : watch_.read(*op.module);
       if (!(c == context_)) renumbers = true;
       context_ = c;
     }

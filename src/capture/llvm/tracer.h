@@ -90,6 +90,7 @@ private:
   std::uint64_t epoch_ = 0;
   std::unordered_map<const void *, Cached> cache_;
   Fingerprint context_;  // module_context() as last seen
+  ContextWatch watch_;    // keeps it current without a walk after function passes
   Printer printer_;      // reuses a function print's module numbering within an epoch
   bool have_context_ = false;
   // Counts callbacks that may follow a change; a unit's fingerprint taken
