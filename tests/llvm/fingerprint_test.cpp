@@ -265,3 +265,41 @@ TEST_F(LlvmFingerprintTest, LlvmStructuralHashMissesPrintedChanges) {
 }
 
 }  // namespace
+
+// ContextWatch::after_function_pass must equal module_context() for every
+// change a function pass may make outside its function, and skip the walk
+// only when nothing moved.
+TEST_F(LlvmFingerprintTest, ContextWatchFollowsWhatFunctionPassesChange) {
+  using lowertrace::llvm_capture::ContextWatch;
+  using lowertrace::llvm_capture::module_context;
+  ContextWatch w;
+  Fingerprint c0 = w.read(*m);
+  EXPECT_TRUE(c0 == module_context(*m));
+  EXPECT_TRUE(w.after_function_pass(*m) == module_context(*m));
+  EXPECT_EQ(w.quick(), 1u);  // nothing moved: answered without a full read
+
+  // A declaration's attributes inferred (library-call simplification).
+  llvm::Function *callee = m->getFunction("callee");
+  callee->addFnAttr(llvm::Attribute::NoUnwind);
+  Fingerprint c1 = w.after_function_pass(*m);
+  EXPECT_TRUE(c1 == module_context(*m));
+  EXPECT_FALSE(c1 == c0);
+
+  // A declaration added, then a global.
+  Fingerprint c2 = module_context(*m);
+  m->getOrInsertFunction("puts", llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {llvm::PointerType::get(ctx, 0)}, false));
+  EXPECT_TRUE(w.after_function_pass(*m) == module_context(*m));
+  EXPECT_FALSE(module_context(*m) == c2);
+  Fingerprint c3 = module_context(*m);
+  new llvm::GlobalVariable(*m, llvm::Type::getInt32Ty(ctx), true, llvm::GlobalValue::PrivateLinkage,
+                           llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1));  // unnamed: @0
+  EXPECT_TRUE(w.after_function_pass(*m) == module_context(*m));
+  EXPECT_FALSE(module_context(*m) == c3);
+
+  // A declaration deleted and another created (the same count).
+  std::uint64_t quick = w.quick();
+  m->getFunction("puts")->eraseFromParent();
+  m->getOrInsertFunction("abs", llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {llvm::Type::getInt32Ty(ctx)}, false));
+  EXPECT_TRUE(w.after_function_pass(*m) == module_context(*m));
+  EXPECT_EQ(w.quick(), quick);
+}
