@@ -117,11 +117,18 @@ public:
     std::snprintf(name, sizeof name, "/%06d.js", seq_);
     std::string chunk = page::chunk_js(pending_, data_, pending_fresh_);
     pending_.clear();
-    pending_fresh_.clear();
     // The chunk lands before the shell that loads it, so an opened shell always
     // finds chunk 0, and chunks appear in order, whole (write + rename).
     if (auto err = util::atomic_write(dir + name, chunk); !err.empty()) return fail(err);
     written_ += chunk.size();
+    // Written: the final page reads these payloads back from the spill file.
+    if (!spill_failed_) {
+      if (auto err = data_.spill(pending_fresh_, dir + "/" + kSpillFile); !err.empty()) {
+        spill_failed_ = true;  // kept in memory from here on
+        util::warn("html report: " + err);
+      }
+    }
+    pending_fresh_.clear();
     ++seq_;
     if (seq_ == 1) {
       std::function<void()> tick;
@@ -309,7 +316,7 @@ private:
   int beat_ms_ = Heartbeat::interval_from_env();
   std::unique_ptr<Heartbeat> beat_;  // while live
   int lock_fd_ = -1;                 // report_data/writer.lock, while live
-  bool broken_ = false, finished_ = false;
+  bool broken_ = false, finished_ = false, spill_failed_ = false;
   std::uint64_t written_ = 0;
 };
 

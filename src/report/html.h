@@ -25,6 +25,9 @@ std::shared_ptr<Sink> make_html_sink(bool live = true, int chunk_ms = 0);
 // While a run's report is live its sink holds an flock on
 // report_data/<kWriterLock>; see engine/stale_runs.h for who reads it.
 inline constexpr const char *kWriterLock = "writer.lock";
+// report_data/<kSpillFile>: payloads already written into chunks, kept out of
+// memory until the final page (ReportData::spill). Only the writer reads it.
+inline constexpr const char *kSpillFile = "payloads.spill";
 
 // Writes a complete, self-contained report for `recs` to `path` in one go.
 // Returns "" on success, else a one-line reason.

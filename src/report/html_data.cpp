@@ -4,6 +4,10 @@
 #include "report/html_codec.h"
 #include "util/json_text.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -116,6 +120,54 @@ std::string line_delta(std::string_view base, std::string_view text) {
   flush();
   out.push_back(']');
   return out;
+}
+
+ReportData::~ReportData() {
+  if (spill_fd_ >= 0) ::close(spill_fd_);
+}
+
+std::string ReportData::spill(const std::vector<int> &keys, const std::string &path) {
+  if (spill_fd_ < 0) {
+    spill_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (spill_fd_ < 0) return "cannot create " + path + ": " + std::strerror(errno);
+  }
+  std::string batch;
+  std::vector<std::pair<int, std::uint64_t>> placed;
+  for (int k : keys) {
+    Stored &st = stored_.at(static_cast<size_t>(k));
+    if (st.payload.empty() || st.payload.size() > UINT32_MAX) continue;
+    placed.emplace_back(k, spill_end_ + batch.size());
+    batch += st.payload;
+  }
+  for (std::size_t done = 0; done < batch.size();) {
+    ssize_t n = ::pwrite(spill_fd_, batch.data() + done, batch.size() - done,
+                         static_cast<off_t>(spill_end_ + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return "cannot write " + path + ": " + std::strerror(n < 0 ? errno : ENOSPC);
+    done += static_cast<std::size_t>(n);
+  }
+  spill_end_ += batch.size();
+  for (auto [k, at] : placed) {
+    Stored &st = stored_[static_cast<size_t>(k)];
+    st.spilled_at = at;
+    st.spilled_len = static_cast<std::uint32_t>(st.payload.size());
+    std::string().swap(st.payload);
+  }
+  return {};
+}
+
+std::string_view ReportData::payload(int key, std::string &buf) const {
+  const Stored &st = stored(key);
+  if (st.spilled_len == 0) return st.payload;
+  buf.resize(st.spilled_len);
+  for (std::size_t done = 0; done < buf.size();) {
+    ssize_t n = ::pread(spill_fd_, buf.data() + done, buf.size() - done,
+                        static_cast<off_t>(st.spilled_at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return {};
+    done += static_cast<std::size_t>(n);
+  }
+  return buf;
 }
 
 int ReportData::find(const Snapshot &s) const {

@@ -146,11 +146,12 @@ std::string chunk_js(const std::vector<std::string> &recs, const ReportData &dat
     out += recs[i];
   }
   out += "],\"snaps\":[";
+  std::string buf;
   for (size_t i = 0; i < fresh_keys.size(); ++i) {
     const auto &st = data.stored(fresh_keys[i]);
     if (i) out += ',';
     out += '[' + std::to_string(st.key) + ',' + std::to_string(st.base) + ",\"";
-    out += st.payload;
+    out += data.payload(st.key, buf);
     out += "\"]";
   }
   out += "]});\n";
@@ -202,10 +203,11 @@ void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &r
   };
   auto write_data = [&] {
     // Base64 has no '<', so a payload can never close its element.
+    std::string buf;
     for (size_t k = 0; k < data.size(); ++k) {
       const auto &st = data.stored(static_cast<int>(k));
       emit("<script type=\"text/plain\" id=\"z" + std::to_string(st.key) + "\">");
-      emit(st.payload);
+      emit(data.payload(st.key, buf));
       emit("</script>\n");
     }
   };

@@ -110,4 +110,61 @@ TEST(ViewerData, FinalReportKeepsNoiseOfReleasedTexts) {
   }
 }
 
+// A live report moves payloads it has written into chunks to a spill file
+// (ReportData::spill): the final page must carry them byte for byte.
+TEST(ViewerData, SpilledPayloadsReadBackWhole) {
+  lt_test::TempDir dir;
+  report::ReportData data;
+  std::vector<int> keys;
+  Snapshot a = text("define i32 @f() {\n  ret i32 0\n}\n");
+  Snapshot b = text("define i32 @f() {\n  %x = add i32 1, 2\n  ret i32 %x\n}\n");
+  data.ref(a, nullptr, &keys);
+  data.ref(b, a, &keys);
+  ASSERT_EQ(keys.size(), 2u);
+  std::vector<std::string> want;
+  std::string buf;
+  for (int k : keys) want.emplace_back(data.payload(k, buf));
+  ASSERT_FALSE(want[0].empty());
+  ASSERT_EQ(data.spill({keys[0]}, dir.path() + "/p.spill"), "");
+  ASSERT_EQ(data.spill({keys[1]}, dir.path() + "/p.spill"), "");  // appended
+  for (size_t i = 0; i < keys.size(); ++i) {
+    EXPECT_TRUE(data.stored(keys[i]).payload.empty()) << "still in memory";
+    EXPECT_EQ(data.payload(keys[i], buf), want[i]);
+  }
+  // A spill file that cannot be made: an error, and the payload stays.
+  report::ReportData other;
+  std::vector<int> k2;
+  other.ref(a, nullptr, &k2);
+  EXPECT_NE(other.spill(k2, dir.path() + "/missing/dir/x"), "");
+  EXPECT_EQ(other.payload(k2[0], buf), want[0]);
+}
+
+// The final page of a live, batched run (payloads spilled) equals, payload
+// for payload, the page of a run that kept them in memory.
+TEST(ViewerData, FinalPageOfASpilledRunHasEveryPayload) {
+  lt_test::TempDir dir;
+  Config cfg;
+  cfg.mode = Mode::Html;
+  cfg.trace_dir = dir.path();
+  std::vector<std::string> pages;
+  for (int chunk_ms : {0, 1}) {
+    SessionOptions so;
+    so.script = "spill" + std::to_string(chunk_ms);
+    so.release_texts = true;
+    so.live_chunk_ms = chunk_ms;
+    Session s(so, cfg);
+    std::string t = "  %0 = f\n";
+    for (int i = 0; i < 40; ++i) {
+      int p = s.begin_pass("p" + std::to_string(i), s.intern(std::string(t)));
+      t += "  %" + std::to_string(i + 1) + " = g %" + std::to_string(i) + "\n";
+      s.end_pass(p, s.intern(std::string(t)));
+    }
+    s.finish();
+    std::string html = lt_test::slurp(s.run().run_dir + "/report.html");
+    pages.push_back(html.substr(html.find("<script type=\"text/plain\"")));
+  }
+  ASSERT_NE(pages[0].find("id=\"z40\""), std::string::npos);
+  EXPECT_EQ(pages[0].substr(0, pages[0].rfind("</script>")), pages[1].substr(0, pages[1].rfind("</script>")));
+}
+
 }  // namespace
