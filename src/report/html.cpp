@@ -190,7 +190,9 @@ public:
     if (const char *s = std::getenv("LT_REPORT_STATS"); s && *s && std::string(s) != "0")
       util::info("html report: " + std::to_string(size) + " bytes, " +
                  std::to_string(written_) + " bytes written in total, " +
-                 std::to_string(data_.size()) + " snapshots");
+                 std::to_string(data_.size()) + " snapshots; the compiler waited for a full queue " +
+                 std::to_string(waits_) + " times, " +
+                 std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(waited_).count()) + " ms");
   }
 
   ~HtmlSink() override {
@@ -218,7 +220,12 @@ private:
     if (stopped_) return;
     // Bounded: a compiler faster than the sink waits here instead of holding
     // every text still to be stored.
-    space_cv_.wait(q, [this] { return queued_bytes_ < kMaxQueuedBytes; });
+    if (queued_bytes_ >= kMaxQueuedBytes) {
+      auto t0 = std::chrono::steady_clock::now();
+      space_cv_.wait(q, [this] { return queued_bytes_ < kMaxQueuedBytes; });
+      waited_ += std::chrono::steady_clock::now() - t0;
+      ++waits_;
+    }
     std::uint64_t bytes = rec.before_text().size() + rec.after_text().size();
     queued_bytes_ += bytes;
     queue_.push_back({rec, bytes});
@@ -297,6 +304,8 @@ private:
     std::uint64_t bytes;
   };
   static constexpr std::uint64_t kMaxQueuedBytes = 32u << 20;
+  std::chrono::steady_clock::duration waited_{};  // the compiler's, in queue() (LT_REPORT_STATS)
+  std::uint64_t waits_ = 0;
   std::mutex qmu_;  // the queue; never held while waiting for mu_
   std::condition_variable q_cv_, space_cv_, idle_cv_;
   std::deque<Queued> queue_;

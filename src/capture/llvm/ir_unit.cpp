@@ -286,6 +286,49 @@ bool Printer::lists_moved() {
   return moved;
 }
 
+std::uint64_t Printer::version(const llvm::Module &m, std::uint64_t generation) {
+  Shared &sh = *shared_;
+  bool rebuild = !sh.mst || sh.module != &m;
+  if (!rebuild && sh.generation != generation) {
+    // The caller says the numbering may have moved: it did only if what it
+    // is made of did (most new generations come from a function's attribute
+    // set or nodes changing to ones the module already numbers in order).
+    // Every list is current after key().
+    sh.generation = generation;
+    sh.pending.clear();
+    rebuild = sh.key(m, reads) != sh.built_from;
+  } else if (!rebuild) {
+    rebuild = lists_moved();
+  }
+  if (rebuild) build(m, generation);
+  return builds;
+}
+
+void Printer::build(const llvm::Module &m, std::uint64_t generation) {
+  Shared &sh = *shared_;
+  if (sh.module != &m) sh.nodes.clear();
+  sh.module = &m;
+  sh.generation = generation;
+  sh.pending.clear();
+  sh.built_from = sh.key(*sh.module, reads);  // and every list is current
+  // As Value::print numbers a function's module (all metadata included),
+  // with the function bodies' part from the lists: SlotTracker numbers
+  // global variables' and named metadata first, then calls this hook.
+  sh.mst = std::make_unique<llvm::ModuleSlotTracker>(sh.module, /*ShouldInitializeAllMetadata=*/false);
+  sh.mst->setProcessHook([this](llvm::AbstractSlotTrackerStorage *st, const llvm::Module *mod, bool) {
+    for (const llvm::Function &fn : *mod)
+      for (const llvm::MDNode *md : shared_->current(fn, reads).list) st->createMetadataSlot(md);
+  });
+  sh.module_sets.clear();
+  sh.added.clear();
+  ++builds;
+  for (const llvm::GlobalVariable &g : sh.module->globals())
+    if (g.getAttributes().hasAttributes()) sh.module_sets.insert(raw_set(g.getAttributes()));
+  for (const llvm::Function &fn : *sh.module)
+    if (llvm::AttributeSet a = fn.getAttributes().getFnAttrs(); a.hasAttributes())
+      sh.module_sets.insert(raw_set(a));
+}
+
 std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
   const llvm::Function *f = get<llvm::Function>(ir);
   if (const auto *l = get<llvm::Loop>(ir)) f = loop_function(*l);
@@ -305,45 +348,13 @@ std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
             if (!sh.module_sets.contains(p) && seen.insert(p).second) fresh.push_back(p);
           }
   };
-  bool rebuild = !sh.mst || sh.module != f->getParent();
-  if (!rebuild && sh.generation != generation) {
-    // The caller says the numbering may have moved: it did only if what it
-    // is made of did (most new generations come from a function's attribute
-    // set or nodes changing to ones the module already numbers in order).
-    // Every list is current after key().
-    sh.generation = generation;
-    sh.pending.clear();
-    rebuild = sh.key(*f->getParent(), reads) != sh.built_from;
-  }
-  if (!rebuild) {
-    collect();
-    // A fresh numbering gives these sets the numbers after the module's in
-    // this order; the shared table agrees if one list is a prefix of the other.
-    std::size_t n = std::min(fresh.size(), sh.added.size());
-    rebuild = !std::equal(fresh.begin(), fresh.begin() + n, sh.added.begin()) || lists_moved();
-  }
-  if (rebuild) {
-    if (sh.module != f->getParent()) sh.nodes.clear();
-    sh.module = f->getParent();
-    sh.generation = generation;
-    sh.pending.clear();
-    sh.built_from = sh.key(*sh.module, reads);  // and every list is current
-    // As Value::print numbers a function's module (all metadata included),
-    // with the function bodies' part from the lists: SlotTracker numbers
-    // global variables' and named metadata first, then calls this hook.
-    sh.mst = std::make_unique<llvm::ModuleSlotTracker>(sh.module, /*ShouldInitializeAllMetadata=*/false);
-    sh.mst->setProcessHook([this](llvm::AbstractSlotTrackerStorage *st, const llvm::Module *m, bool) {
-      for (const llvm::Function &fn : *m)
-        for (const llvm::MDNode *md : shared_->current(fn, reads).list) st->createMetadataSlot(md);
-    });
-    sh.module_sets.clear();
-    sh.added.clear();
-    ++builds;
-    for (const llvm::GlobalVariable &g : sh.module->globals())
-      if (g.getAttributes().hasAttributes()) sh.module_sets.insert(raw_set(g.getAttributes()));
-    for (const llvm::Function &fn : *sh.module)
-      if (llvm::AttributeSet a = fn.getAttributes().getFnAttrs(); a.hasAttributes())
-        sh.module_sets.insert(raw_set(a));
+  version(*f->getParent(), generation);
+  collect();
+  // A fresh numbering gives these sets the numbers after the module's in
+  // this order; the shared table agrees if one list is a prefix of the other.
+  std::size_t n = std::min(fresh.size(), sh.added.size());
+  if (!std::equal(fresh.begin(), fresh.begin() + n, sh.added.begin())) {
+    build(*f->getParent(), generation);
     collect();
   }
   if (fresh.size() > sh.added.size()) sh.added = fresh;
@@ -363,6 +374,12 @@ std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
     }
   }
   return text;
+}
+
+const llvm::Function *numbered_function(const llvm::Any &ir) {
+  if (const auto *f = get<llvm::Function>(ir)) return f->getParent() ? f : nullptr;
+  if (const auto *l = get<llvm::Loop>(ir)) return loop_function(*l)->getParent() ? loop_function(*l) : nullptr;
+  return nullptr;
 }
 
 void touch(Printer &printer, const llvm::Any &ir) {

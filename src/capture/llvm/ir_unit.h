@@ -55,6 +55,11 @@ public:
   Printer();
   ~Printer();
   std::string print(const llvm::Any &ir, std::uint64_t generation);
+  // The numbering a function print in `m` would use at `generation` (checked,
+  // and rebuilt if it moved, as print() does), as a number that changes
+  // whenever the numbers of a print may have: a function unchanged since it
+  // was printed under the same version prints the same text.
+  std::uint64_t version(const llvm::Module &m, std::uint64_t generation);
   // `f` may have changed: its nodes are read again at the next generation.
   void touched(const llvm::Function &f);
   // Anything may have changed (a module pass): every function is read again.
@@ -70,6 +75,7 @@ public:
 private:
   // Whether a touched function's list moved since the numbering was built.
   bool lists_moved();
+  void build(const llvm::Module &m, std::uint64_t generation);
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };
@@ -77,6 +83,10 @@ private:
 // The metadata nodes SlotTracker numbers for `f`'s body and attachments, in
 // the order it numbers them (each also numbers the nodes below it).
 void numbered_nodes(const llvm::Function &f, std::vector<const llvm::MDNode *> &out);
+
+// The function whose print stands for the unit (a function, a loop's
+// function), printed with the shared numbering; null for other units.
+const llvm::Function *numbered_function(const llvm::Any &ir);
 
 // Tells `printer` that the unit may have changed (Printer::touched for each
 // of its functions; a module: touched_all).

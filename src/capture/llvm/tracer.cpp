@@ -2,6 +2,9 @@
 
 #include "capture/crash_hook.h"
 #include "ir_unit.h"
+
+#include <llvm/IR/Function.h>
+#include <llvm/Support/raw_ostream.h>
 #include "pass_filter.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -151,27 +154,49 @@ Session *Tracer::session_for(const llvm::Any &ir) {
   opts.console_batch_ms = 100;
   // The sinks keep what they need (raw files, the report's payloads): the
   // session need not hold every text of the run until exit.
-  opts.release_texts = true;
+  opts.release_texts = !printer_.verify;  // checking compares reused texts
   session_ = std::make_shared<Session>(std::move(opts), cfg_);
   phase_.emplace(session_->phase("llvm"));
   return session_.get();
 }
 
+bool Tracer::current(const Cached &c, const llvm::Any &ir, const UnitState &st) {
+  if (!(c.state.fp == st.fp)) return false;
+  // A function's text under the shared numbering is current while that
+  // numbering's version is; the epoch only says the version must be checked
+  // (most epochs leave every number where it was).
+  const llvm::Function *f = numbered_function(ir);
+  bool same = f ? c.version == printer_.version(*f->getParent(), epoch_) : c.epoch == epoch_;
+  if (same && f && printer_.verify && c.snap) {
+    // LT_CHECK_NUMBERING: a reused text too must be what LLVM prints now.
+    std::string want;
+    llvm::raw_string_ostream os(want);
+    os << *f;
+    os.flush();
+    if (want != c.snap->text) {
+      ++printer_.mismatches;
+      return false;
+    }
+  }
+  return same;
+}
+
 Snapshot Tracer::snapshot_of(const llvm::Any &ir, const void *key, const UnitState &st) {
   auto it = cache_.find(key);
   if (it != cache_.end()) {
-    if (it->second.epoch == epoch_ && it->second.state.fp == st.fp) return it->second.snap;
     // Changed by a pass that ran on another unit (a caller rewritten by an
     // SCC pass): its numbered nodes are read again, and if the change
     // renumbers other units' prints, a new epoch starts.
     if (!(it->second.state.fp == st.fp)) {
       touch(printer_, ir);
       if (!(it->second.state.context == st.context)) ++epoch_;
+    } else if (current(it->second, ir, st)) {
+      return it->second.snap;
     }
   }
   ++stats_.before_prints;
   Snapshot s = session_->intern(printer_.print(ir, epoch_));
-  cache_[key] = {epoch_, st, s};
+  cache_[key] = {epoch_, st, s, printer_.builds};
   return s;
 }
 
@@ -193,6 +218,7 @@ void Tracer::before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pas
   ++tick_;
   op.before = snapshot_of(ir, u.key, op.before_state);
   op.epoch = epoch_;
+  op.version = cache_[u.key].version;
   op.index = s->begin_pass(op.pass, op.before, "llvm");
   llvm::StringRef pipeline_name = pic.getPassNameForClassName(pass);
   s->annotate(op.index, u.name, pipeline_name.str());
@@ -251,11 +277,13 @@ void Tracer::after(llvm::StringRef pass, const llvm::Any &ir, const llvm::Preser
     if (renumbers) ++epoch_;
   }
   Snapshot after_snap = op.before;
-  if (moved || op.epoch != epoch_) {
+  std::uint64_t version = op.version;
+  if (moved || !current({op.epoch, op.before_state, op.before, op.version}, ir, st)) {
     ++stats_.after_prints;
     after_snap = session_->intern(printer_.print(ir, epoch_));
+    version = printer_.builds;
   }
-  cache_[op.key] = {epoch_, st, after_snap};
+  cache_[op.key] = {epoch_, st, after_snap, version};
   session_->end_pass(op.index, after_snap, wall);
 }
 

@@ -86,7 +86,12 @@ private:
     std::uint64_t epoch = 0;
     UnitState state;
     Snapshot snap;
+    // Printer::version() the text was printed under (function and loop
+    // units): a text still current in its numbering is reused across epochs.
+    std::uint64_t version = 0;
   };
+  // Whether `c`, printed for the unit now fingerprinted `st`, is its text now.
+  bool current(const Cached &c, const llvm::Any &ir, const UnitState &st);
   std::uint64_t epoch_ = 0;
   std::unordered_map<const void *, Cached> cache_;
   Fingerprint context_;  // module_context() as last seen
@@ -119,6 +124,7 @@ struct OpenPass {
   const void *key = nullptr;
   const llvm::Module *module = nullptr;
   const llvm::Function *function = nullptr;  // IrUnit::function
+  std::uint64_t version = 0;                 // of `before` (Tracer::Cached)
   std::chrono::steady_clock::time_point start;
 };
 
