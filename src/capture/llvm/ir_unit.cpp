@@ -163,7 +163,7 @@ struct Printer::Shared {
   std::vector<const llvm::Function *> pending;
   // What `mst` was built from (key()): a new generation whose key is the
   // same reuses it.
-  std::pair<std::uint64_t, std::uint64_t> built_from;
+  Key built_from;
   std::vector<const llvm::MDNode *> scratch;
   llvm::DenseSet<const llvm::MDNode *> seen;
 
@@ -196,7 +196,7 @@ struct Printer::Shared {
   // A hash of everything SlotTracker::processModule numbers, in its order,
   // with the hook's lists (read again where stale): equal keys give equal
   // numberings. Attribute sets count at their first use only, as numbers go.
-  std::pair<std::uint64_t, std::uint64_t> key(const llvm::Module &m, std::uint64_t &reads) {
+  Key key(const llvm::Module &m, std::uint64_t &reads) {
     enum : std::uint64_t { kUnnamed = 1, kNode, kSet, kNamed, kFunctions, kLists };
     util::WordHasher h;
     llvm::DenseSet<void *> sets;
@@ -288,29 +288,29 @@ bool Printer::lists_moved() {
 
 std::uint64_t Printer::version(const llvm::Module &m, std::uint64_t generation) {
   Shared &sh = *shared_;
-  bool rebuild = !sh.mst || sh.module != &m;
-  if (!rebuild && sh.generation != generation) {
+  if (!sh.mst || sh.module != &m) {
+    build(m, generation);
+  } else if (sh.generation != generation) {
     // The caller says the numbering may have moved: it did only if what it
     // is made of did (most new generations come from a function's attribute
     // set or nodes changing to ones the module already numbers in order).
     // Every list is current after key().
     sh.generation = generation;
     sh.pending.clear();
-    rebuild = sh.key(m, reads) != sh.built_from;
-  } else if (!rebuild) {
-    rebuild = lists_moved();
+    if (Key k = sh.key(m, reads); k != sh.built_from) build(m, generation, &k);
+  } else if (lists_moved()) {
+    build(m, generation);
   }
-  if (rebuild) build(m, generation);
   return builds;
 }
 
-void Printer::build(const llvm::Module &m, std::uint64_t generation) {
+void Printer::build(const llvm::Module &m, std::uint64_t generation, const Key *key) {
   Shared &sh = *shared_;
   if (sh.module != &m) sh.nodes.clear();
   sh.module = &m;
   sh.generation = generation;
   sh.pending.clear();
-  sh.built_from = sh.key(*sh.module, reads);  // and every list is current
+  sh.built_from = key ? *key : sh.key(m, reads);  // and every list is current
   // As Value::print numbers a function's module (all metadata included),
   // with the function bodies' part from the lists: SlotTracker numbers
   // global variables' and named metadata first, then calls this hook.
@@ -330,9 +330,8 @@ void Printer::build(const llvm::Module &m, std::uint64_t generation) {
 }
 
 std::string Printer::print(const llvm::Any &ir, std::uint64_t generation) {
-  const llvm::Function *f = get<llvm::Function>(ir);
-  if (const auto *l = get<llvm::Loop>(ir)) f = loop_function(*l);
-  if (!f || !f->getParent()) return lowertrace::llvm_capture::print(ir);
+  const llvm::Function *f = numbered_function(ir);
+  if (!f) return lowertrace::llvm_capture::print(ir);
   Shared &sh = *shared_;
   // The call-site attribute sets `f` numbers after the module's, in order.
   std::vector<void *> fresh;

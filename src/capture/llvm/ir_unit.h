@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -75,7 +76,8 @@ public:
 private:
   // Whether a touched function's list moved since the numbering was built.
   bool lists_moved();
-  void build(const llvm::Module &m, std::uint64_t generation);
+  using Key = std::pair<std::uint64_t, std::uint64_t>;  // what a numbering is made of, hashed
+  void build(const llvm::Module &m, std::uint64_t generation, const Key *key = nullptr);
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };
