@@ -2,6 +2,7 @@
 
 #include "lowertrace/diff.h"
 #include "report/html_codec.h"
+#include "util/fs.h"
 #include "util/json_text.h"
 
 #include <fcntl.h>
@@ -139,13 +140,9 @@ std::string ReportData::spill(const std::vector<int> &keys, const std::string &p
     placed.emplace_back(k, spill_end_ + batch.size());
     batch += st.payload;
   }
-  for (std::size_t done = 0; done < batch.size();) {
-    ssize_t n = ::pwrite(spill_fd_, batch.data() + done, batch.size() - done,
-                         static_cast<off_t>(spill_end_ + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return "cannot write " + path + ": " + std::strerror(n < 0 ? errno : ENOSPC);
-    done += static_cast<std::size_t>(n);
-  }
+  // Appended in order (the file is only ever written here), with the
+  // project's write: a file-size limit is an error, never a SIGXFSZ kill.
+  if (auto err = util::write_fd_all(spill_fd_, batch); !err.empty()) return "cannot write " + path + ": " + err;
   spill_end_ += batch.size();
   for (auto [k, at] : placed) {
     Stored &st = stored_[static_cast<size_t>(k)];
