@@ -4,6 +4,7 @@
 
 #include "engine/codegen_workflow.h"
 #include "engine/trace_json.h"
+#include "util/batch_wait.h"
 #include "util/fatal.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -120,15 +121,17 @@ public:
     if ((rec.status != STATUS_FAILED || rec.after) && rec.after_file.empty())
       push(Job{run.script_dir, dir, rec.after, run.run_dir + "/" + raw_file_path(rec, true)});
     if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
-    // Wake the worker only when it waits: a busy one takes the whole queue
-    // on its next round, and a wake-up per record was a futex call per record.
-    if (waiting_) cv_.notify_one();
+    // Wake the worker only when it waits, and then once per batch
+    // (util/batch_wait.h): a busy one takes the whole queue on its next round.
+    if (waiting_ && util::BatchWait::wake(q_.size())) cv_.notify_one();
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
                  const std::string &error) override {
     std::unique_lock<std::mutex> lock(mu_);
     auto idle = [this] { return q_.empty() && !busy_; };
+    finishing_ = true;  // the worker stops gathering a batch
+    cv_.notify_one();
     // After a crash the worker may be the thread that crashed: wait a while,
     // then write trace.json for whatever is on disk.
     if (util::in_fatal_signal()) idle_cv_.wait_for(lock, std::chrono::seconds(10), idle);
@@ -153,7 +156,9 @@ private:
     std::deque<Job> batch;
     for (;;) {
       waiting_ = true;
-      cv_.wait(lock, [this] { return stop_ || !q_.empty(); });
+      util::BatchWait::wait(
+          cv_, lock, [this] { return stop_; }, [this] { return q_.size(); },
+          [this] { return finishing_ || queued_bytes_ >= kMaxQueuedBytes; });
       waiting_ = false;
       if (q_.empty()) return;  // stop_ and nothing left
       batch.swap(q_);
@@ -215,7 +220,7 @@ private:
   std::uint64_t queued_bytes_ = 0;
   std::deque<Job> q_;
   std::thread worker_;
-  bool stop_ = false, busy_ = false, broken_ = false, waiting_ = false;
+  bool stop_ = false, busy_ = false, broken_ = false, waiting_ = false, finishing_ = false;
   std::unordered_map<std::uint32_t, std::string> first_path_;
   std::unordered_set<std::string> made_;
 };

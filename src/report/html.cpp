@@ -8,6 +8,7 @@
 
 #include "report/heartbeat.h"
 #include "report/html_page.h"
+#include "util/batch_wait.h"
 #include "util/fatal.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -233,7 +234,8 @@ private:
       run_ = run;
       worker_ = std::thread([this] { work(); });
     }
-    if (waiting_) q_cv_.notify_one();
+    // Once per batch (util/batch_wait.h), not a futex call per record.
+    if (waiting_ && util::BatchWait::wake(queue_.size())) q_cv_.notify_one();
   }
 
   void work() {
@@ -241,7 +243,9 @@ private:
     std::deque<Queued> batch;
     for (;;) {
       waiting_ = true;
-      q_cv_.wait(q, [this] { return stop_ || !queue_.empty(); });
+      util::BatchWait::wait(
+          q_cv_, q, [this] { return stop_; }, [this] { return queue_.size(); },
+          [this] { return finishing_ || queued_bytes_ >= kMaxQueuedBytes; });
       waiting_ = false;
       if (queue_.empty()) return;  // stop_ and nothing left
       batch.swap(queue_);
@@ -280,6 +284,8 @@ private:
     if (!worker_.joinable()) return true;
     if (util::in_fatal_signal()) {
       if (std::this_thread::get_id() == worker_.get_id()) return false;
+      finishing_ = true;  // no gathering wait
+      q_cv_.notify_all();
       return idle_cv_.wait_for(q, std::chrono::seconds(10), [this] { return queue_.empty() && !busy_; });
     }
     stop_ = stopped_ = true;
@@ -310,7 +316,7 @@ private:
   std::condition_variable q_cv_, space_cv_, idle_cv_;
   std::deque<Queued> queue_;
   std::uint64_t queued_bytes_ = 0;
-  bool stop_ = false, stopped_ = false, busy_ = false, waiting_ = false;
+  bool stop_ = false, stopped_ = false, busy_ = false, waiting_ = false, finishing_ = false;
   std::thread worker_;
   RunInfo run_;  // as the first queued record saw it
 

@@ -1,0 +1,39 @@
+// util/batch_wait.h - when a sink's writer thread wakes up.
+//
+// The raw-file writer and the HTML report's store each drain a queue that the
+// compiler's thread fills, one record per pass. A writer that woke for every
+// record went back to sleep after each one, so every record cost the
+// compiler a futex wake-up (about 0.4 s of a 10 s traced clang compile of
+// 92,000 records). A writer instead waits for a batch: woken by the first
+// record, it gives the compiler up to kGather to queue kBatch of them, or to
+// fill the queue, and the compiler signals only at those two points.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+
+namespace lowertrace::util {
+
+struct BatchWait {
+  static constexpr std::size_t kBatch = 256;
+  static constexpr std::chrono::milliseconds kGather{5};
+
+  // Producer, holding the queue's lock, after queueing: whether to notify a
+  // waiting writer (the queue now holds `queued` items).
+  static bool wake(std::size_t queued) { return queued == 1 || queued == kBatch; }
+
+  // Writer, holding `lock`: returns when `stop()` or when the queue holds
+  // items, after a gathering wait of at most kGather unless a batch is ready
+  // (`ready()`: kBatch items, a full queue, a finish waiting for it).
+  template <class Stop, class Size, class Ready>
+  static void wait(std::condition_variable &cv, std::unique_lock<std::mutex> &lock, Stop stop,
+                   Size size, Ready ready) {
+    cv.wait(lock, [&] { return stop() || size() > 0; });
+    if (stop() || size() >= kBatch || ready()) return;
+    cv.wait_for(lock, kGather, [&] { return stop() || size() >= kBatch || ready(); });
+  }
+};
+
+}  // namespace lowertrace::util
