@@ -1,5 +1,7 @@
 #include "ir_unit.h"
 
+#include <atomic>
+
 #include <llvm/ADT/Any.h>
 #include <llvm/Analysis/LazyCallGraph.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -55,9 +57,16 @@ IrUnit describe(const llvm::Any &ir) {
 // function). Loops are the exception: we print the whole function, not the loop.
 std::string print(const llvm::Any &ir) {
   std::string text;
+  // Room for a module as large as the last one printed, so that the text
+  // does not grow by doubling (fit_text()).
+  static std::atomic<std::size_t> last_module{0};
+  const auto *m = get<llvm::Module>(ir);
+  if (m) text.reserve(last_module + last_module / 32);
   llvm::raw_string_ostream os(text);
-  if (const auto *m = get<llvm::Module>(ir)) {
+  if (m) {
     m->print(os, nullptr);
+    os.flush();
+    last_module = text.size();
   } else if (const auto *f = get<llvm::Function>(ir)) {
     os << *f;
   } else if (const auto *l = get<llvm::Loop>(ir)) {
@@ -68,7 +77,16 @@ std::string print(const llvm::Any &ir) {
       if (!n.getFunction().isDeclaration()) n.getFunction().print(os);
   }
   os.flush();
+  fit_text(text);
   return text;
+}
+
+void fit_text(std::string &text) {
+  // A snapshot lives as long as the record, the cache or a sink's queue
+  // holds it: up to a quarter of a large text's capacity would be unused
+  // memory (tens of MB for module texts at 2,000 functions). Copying a text
+  // once costs far less than printing it did.
+  if (text.size() >= (1u << 20) && text.capacity() - text.size() > text.size() / 16) text.shrink_to_fit();
 }
 
 void numbered_nodes(const llvm::Function &f, std::vector<const llvm::MDNode *> &out) {

@@ -36,6 +36,8 @@ IrUnit describe(const llvm::Any &ir);
 
 // The IR text of the unit (empty for unknown units).
 std::string print(const llvm::Any &ir);
+// Gives back a large printed text's unused capacity (it grew by doubling).
+void fit_text(std::string &text);
 
 // print(), with the module-wide numbering a function print starts with done
 // once per `generation` and reused while the generation stays the same. The
