@@ -61,6 +61,27 @@ PY
   done
 done
 
+# Debug info in the machine passes. Machine functions are printed on one
+# module numbering for as long as the IR stands (machine_tracer.cpp,
+# print_machine_function), not on a fresh one per print as
+# MachineFunction::print does; with -g that numbering holds every DILocation.
+# The texts must still be -print-after-all's, and LT_CHECK_NUMBERING=1
+# compares every machine-function print with MachineFunction::print's own.
+cp "$LT_SRC/tests/data/llvm/plugin_cxx_debug.cpp" dbg.cpp
+for O in 0 2; do
+  label="dbg.cpp -O$O -g"
+  traced "t_dbg$O" -O$O -g -S dbg.cpp -o "dbg$O.traced.s" 2> "dbg$O.err" \
+    || fail "$label: clang with the plugin failed: $(tail -3 "dbg$O.err")"
+  "$CLANG" -O$O -g -S -mllvm -print-after-all dbg.cpp -o /dev/null 2> "dbg$O.pa.txt"
+  python3 "$LT_SRC/tests/integration/mir_banners.py" "dbg$O.pa.txt" "$(one_trace "t_dbg$O")" "$label" \
+    || fail "$label: mir records differ from clang -mllvm -print-after-all"
+  rm -f "dbg$O.pa.txt"
+  LT_CHECK_NUMBERING=1 traced "t_dbgc$O" -O$O -g -S dbg.cpp -o /dev/null 2> "dbgc$O.err" \
+    || fail "$label: clang with the plugin failed under LT_CHECK_NUMBERING"
+  grep -q "numbering checked against MachineFunction::print on every print: 0 differed" "$tmp/t_dbgc$O.log" \
+    || fail "$label: $(grep -o 'machine passes: numbering checked.*' "$tmp/t_dbgc$O.log" || echo 'no machine-pass numbering check line')"
+done
+
 # -c under other flags: the object file is unchanged, and the codegen record is
 # still exactly clang -S's assembly (debug info, PIC, sections, a sanitizer's
 # passes after the optimiser); -flto=thin writes bitcode, so no back end runs.

@@ -1,24 +1,34 @@
 #include "machine_tracer.h"
 
 #include "fingerprint.h"
+#include "ir_unit.h"
 #include "mir_fingerprint.h"
 #include "util/log.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/LoopPass.h>
+#include <llvm/CodeGen/MachineConstantPool.h>
+#include <llvm/CodeGen/MachineFrameInfo.h>
 #include <llvm/CodeGen/MachineFunction.h>
+#include <llvm/CodeGen/MachineJumpTableInfo.h>
+#include <llvm/CodeGen/MachineRegisterInfo.h>
+#include <llvm/CodeGen/TargetRegisterInfo.h>
+#include <llvm/CodeGen/TargetSubtargetInfo.h>
 #include <llvm/CodeGen/MachineModuleInfo.h>
 #include <llvm/CodeGen/SlotIndexes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManagers.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ModuleSlotTracker.h>
 #include <llvm/IR/OptBisect.h>
 #include <llvm/Pass.h>
 #include <llvm/PassRegistry.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <chrono>
 #include <unordered_map>
 #include <vector>
@@ -88,6 +98,39 @@ private:
   const llvm::OptPassGate *inner_;
 };
 
+// The text MachineFunction::print writes, with the blocks numbered by `mst`
+// (which has `mf`'s function incorporated). MachineFunction::print makes a
+// ModuleSlotTracker of its own for every print, numbering every metadata node
+// of the module: a walk over every instruction of every function, about 5% of
+// a traced clang -O2 compile. The header is written here from the same public
+// parts, in the same order.
+void print_machine_function(const llvm::MachineFunction &mf, const llvm::SlotIndexes *si,
+                            llvm::ModuleSlotTracker &mst, llvm::raw_ostream &os) {
+  os << "# Machine code for function " << mf.getName() << ": ";
+  mf.getProperties().print(os);
+  os << '\n';
+  mf.getFrameInfo().print(mf, os);
+  if (const llvm::MachineJumpTableInfo *jt = mf.getJumpTableInfo()) jt->print(os);
+  mf.getConstantPool()->print(os);
+  const llvm::MachineRegisterInfo &regs = mf.getRegInfo();
+  const llvm::TargetRegisterInfo *tri = mf.getSubtarget().getRegisterInfo();
+  if (!regs.livein_empty()) {
+    os << "Function Live Ins: ";
+    const char *sep = "";
+    for (const auto &[phys, virt] : regs.liveins()) {
+      os << sep << llvm::printReg(phys, tri);
+      if (virt) os << " in " << llvm::printReg(virt, tri);
+      sep = ", ";
+    }
+    os << '\n';
+  }
+  for (const llvm::MachineBasicBlock &bb : mf) {
+    os << '\n';
+    bb.print(os, mst, si, /*IsStandalone=*/true);
+  }
+  os << "\n# End machine code for function " << mf.getName() << ".\n\n";
+}
+
 }  // namespace
 
 struct CodegenTrace {
@@ -109,6 +152,20 @@ struct CodegenTrace {
   std::unordered_map<const llvm::Function *, Snapshot> last_mir;
   Snapshot module_text;
   std::size_t count = 0;
+
+  // The numbering machine-function prints share (print_machine_function).
+  // It stands while the IR does: a module pass, an IR pass that changed a
+  // function, or a printed function whose IR moved since it was last
+  // incorporated start a new one.
+  std::unique_ptr<llvm::ModuleSlotTracker> mst;
+  const llvm::Function *mst_fn = nullptr;  // the function `mst` has incorporated
+  Fingerprint mst_fn_fp;                   // and its IR fingerprint then
+  void renumber() { mst.reset(); }
+  llvm::ModuleSlotTracker &numbering_for(const llvm::Function &f);
+  // LT_CHECK_NUMBERING: every machine-function text is compared with
+  // MachineFunction::print's own (mismatches: how many differed).
+  bool verify = false;
+  std::uint64_t mir_prints = 0, numberings = 0, mismatches = 0;
 
   struct Open {
     int index = -1;
@@ -277,8 +334,10 @@ Snapshot CodegenTrace::text_of_module(const llvm::Module &m) {
   llvm::raw_string_ostream os(s);
   m.print(os, nullptr);
   os.flush();
+  fit_text(s);
   // A module pass may change any function: no function text is current any more.
   units.clear();
+  renumber();
   module_text = session.intern(std::move(s));
   return module_text;
 }
@@ -297,8 +356,21 @@ Snapshot CodegenTrace::text_of(const llvm::Function &f, Shown shown, llvm::Pass 
   if (mf) {
     std::uint64_t fp = fingerprint(*mf, si);
     if (u.text && u.shown == Shown::Machine && u.has_fp && u.fp == fp) return u.text;
-    mf->print(os, si);
+    const llvm::TargetSubtargetInfo &sub = mf->getSubtarget();
+    if (sub.getRegisterInfo()) print_machine_function(*mf, si, numbering_for(f), os);
+    else mf->print(os, si);  // no register info: not the common form, print it LLVM's way
     os.flush();
+    ++mir_prints;
+    if (verify) {
+      std::string want;
+      llvm::raw_string_ostream w(want);
+      mf->print(w, si);
+      w.flush();
+      if (want != text) {
+        ++mismatches;
+        text = std::move(want);
+      }
+    }
     u = {session.intern(std::move(text)), Shown::Machine, true, fp};
     last_mir[&f] = u.text;
     return u.text;
@@ -309,11 +381,31 @@ Snapshot CodegenTrace::text_of(const llvm::Function &f, Shown shown, llvm::Pass 
   // function at a time, and a module pass drops every cached text.)
   Fingerprint irfp = fingerprint(f);
   if (u.text && !u.has_fp && u.has_irfp && u.irfp == irfp) return u.text;
+  if (u.has_irfp && !(u.irfp == irfp)) renumber();  // the IR changed: so may the numbers
   // IR: as the legacy printers print a function (a loop is shown as its function).
   os << static_cast<const llvm::Value &>(f);
   os.flush();
   u = {session.intern(std::move(text)), shown == Shown::Machine ? Shown::Function : shown, false, 0, true, irfp};
   return u.text;
+}
+
+llvm::ModuleSlotTracker &CodegenTrace::numbering_for(const llvm::Function &f) {
+  // A function incorporated before is numbered again only if its IR moved
+  // since (SelectionDAG lowering may split blocks); a different one is
+  // incorporated afresh by the tracker itself.
+  if (mst && mst_fn == &f && !(fingerprint(f) == mst_fn_fp)) renumber();
+  if (!mst) {
+    // As MachineFunction::print numbers: the whole module, all metadata.
+    mst = std::make_unique<llvm::ModuleSlotTracker>(f.getParent(), /*ShouldInitializeAllMetadata=*/true);
+    mst_fn = nullptr;
+    ++numberings;
+  }
+  if (mst_fn != &f) {
+    mst->incorporateFunction(f);
+    mst_fn = &f;
+    mst_fn_fp = fingerprint(f);
+  }
+  return *mst;
 }
 
 void CodegenTrace::begin(const PassMeta &m, Snapshot before, std::string_view anchor, const llvm::Function *fn) {
@@ -373,8 +465,25 @@ void CodegenTrace::gap(const std::vector<PassMeta> &passes, const llvm::Function
   }
 }
 
-TracingPassManager::TracingPassManager(Session &session) : t_(std::make_unique<CodegenTrace>(session)) {}
-TracingPassManager::~TracingPassManager() = default;
+namespace {
+bool env_on(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::string_view(v) != "0";
+}
+}  // namespace
+
+TracingPassManager::TracingPassManager(Session &session) : t_(std::make_unique<CodegenTrace>(session)) {
+  t_->verify = env_on("LT_CHECK_NUMBERING");
+}
+
+TracingPassManager::~TracingPassManager() {
+  if (env_on("LT_REPORT_STATS"))
+    util::info("machine passes: " + std::to_string(t_->mir_prints) + " machine-function prints on " +
+               std::to_string(t_->numberings) + " numberings");
+  if (t_->verify)
+    util::info("machine passes: numbering checked against MachineFunction::print on every print: " +
+               std::to_string(t_->mismatches) + " differed");
+}
 
 void TracingPassManager::add(llvm::Pass *p) {
   if (!printed_after(p) || p->getPassKind() == llvm::PT_CallGraphSCC) {
