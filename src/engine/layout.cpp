@@ -111,6 +111,7 @@ public:
     // instead of holding every text that is still to be written.
     space_cv_.wait(lock, [this] { return queued_bytes_ < kMaxQueuedBytes || broken_; });
     if (broken_) return;
+    std::size_t queued = q_.size();
     auto push = [this](Job &&j) {
       if (j.snap) queued_bytes_ += j.snap->text.size();
       q_.push_back(std::move(j));
@@ -123,7 +124,8 @@ public:
     if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     // Wake the worker only when it waits, and then once per batch
     // (util/batch_wait.h): a busy one takes the whole queue on its next round.
-    if (waiting_ && util::BatchWait::wake(q_.size())) cv_.notify_one();
+    if (waiting_ && util::BatchWait::wake(queued, q_.size(), queued_bytes_ >= kMaxQueuedBytes))
+      cv_.notify_one();
   }
 
   void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,

@@ -229,13 +229,15 @@ private:
     }
     std::uint64_t bytes = rec.before_text().size() + rec.after_text().size();
     queued_bytes_ += bytes;
+    std::size_t queued = queue_.size();
     queue_.push_back({rec, bytes});
     if (!worker_.joinable()) {
       run_ = run;
       worker_ = std::thread([this] { work(); });
     }
     // Once per batch (util/batch_wait.h), not a futex call per record.
-    if (waiting_ && util::BatchWait::wake(queue_.size())) q_cv_.notify_one();
+    if (waiting_ && util::BatchWait::wake(queued, queue_.size(), queued_bytes_ >= kMaxQueuedBytes))
+      q_cv_.notify_one();
   }
 
   void work() {

@@ -11,11 +11,17 @@ namespace {
 
 using lowertrace::util::BatchWait;
 
-TEST(BatchWait, ProducerWakesOnFirstItemAndFullBatchOnly) {
-  EXPECT_TRUE(BatchWait::wake(1));
-  EXPECT_TRUE(BatchWait::wake(BatchWait::kBatch));
+TEST(BatchWait, ProducerWakesOnFirstItemsFullBatchOrFullQueueOnly) {
+  EXPECT_TRUE(BatchWait::wake(0, 1, false));
+  // A record can queue two items at once (the raw-file writer: before and
+  // after text): the first call must wake the writer all the same.
+  EXPECT_TRUE(BatchWait::wake(0, 2, false));
+  EXPECT_FALSE(BatchWait::wake(1, 3, false));
+  EXPECT_TRUE(BatchWait::wake(BatchWait::kBatch - 1, BatchWait::kBatch + 1, false));
+  EXPECT_FALSE(BatchWait::wake(BatchWait::kBatch, BatchWait::kBatch + 2, false));
+  EXPECT_TRUE(BatchWait::wake(3, 5, true));  // the producer is about to wait for room
   int wakes = 0;
-  for (std::size_t n = 1; n <= 4 * BatchWait::kBatch; ++n) wakes += BatchWait::wake(n);
+  for (std::size_t n = 1; n <= 4 * BatchWait::kBatch; ++n) wakes += BatchWait::wake(n - 1, n, false);
   EXPECT_EQ(wakes, 2);  // not one per item
 }
 
@@ -60,7 +66,7 @@ TEST(BatchWait, WriterGetsEveryItemInOrder) {
   for (int i = 0; i < kItems; ++i) {
     std::lock_guard<std::mutex> g(mu);
     q.push_back(i);
-    if (waiting && BatchWait::wake(q.size())) cv.notify_one();
+    if (waiting && BatchWait::wake(q.size() - 1, q.size(), false)) cv.notify_one();
     if (i % 997 == 0) std::this_thread::yield();
   }
   {
@@ -71,6 +77,49 @@ TEST(BatchWait, WriterGetsEveryItemInOrder) {
   writer.join();
   ASSERT_EQ(got.size(), static_cast<std::size_t>(kItems));
   for (int i = 0; i < kItems; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i)], i);
+}
+
+// The raw-file writer's shape: two items per record and a byte limit the
+// producer waits on. A policy that looked only at the queue's new size never
+// woke a writer that found the queue empty when a record added two items,
+// and the producer then waited for room forever (a hang, found with a 16 MB
+// limit on a clang trace).
+TEST(BatchWait, TwoItemsPerRecordAndAFullQueueNeverStall) {
+  std::mutex mu;
+  std::condition_variable cv, space;
+  std::deque<int> q;
+  constexpr std::size_t kLimit = 6;  // items stand for bytes here
+  bool stop = false, waiting = false;
+  std::size_t taken = 0;
+  std::thread writer([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      waiting = true;
+      BatchWait::wait(cv, lock, [&] { return stop; }, [&] { return q.size(); },
+                      [&] { return q.size() >= kLimit; });
+      waiting = false;
+      if (q.empty()) return;
+      taken += q.size();
+      q.clear();
+      space.notify_all();
+    }
+  });
+  constexpr int kRecords = 2000;
+  for (int i = 0; i < kRecords; ++i) {
+    std::unique_lock<std::mutex> lock(mu);
+    space.wait(lock, [&] { return q.size() < kLimit; });
+    std::size_t before = q.size();
+    q.push_back(2 * i);
+    q.push_back(2 * i + 1);
+    if (waiting && BatchWait::wake(before, q.size(), q.size() >= kLimit)) cv.notify_one();
+  }
+  {
+    std::lock_guard<std::mutex> g(mu);
+    stop = true;
+  }
+  cv.notify_one();
+  writer.join();
+  EXPECT_EQ(taken, 2u * kRecords);
 }
 
 }  // namespace
