@@ -70,13 +70,18 @@ struct AfterOptimizer {
         return;
       }
       auto start = std::chrono::steady_clock::now();
-      lowertrace::llvm_capture::shadow_codegen(*o.session, *o.module, *tm, o.session->run().script);
+      bool traced = lowertrace::llvm_capture::shadow_codegen(*o.session, *o.module, *tm, o.session->run().script);
       if (const char *v = std::getenv("LT_REPORT_STATS"); v && *v && std::string(v) != "0")
         lowertrace::util::info("llvm plugin: back end traced in " +
                                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                   std::chrono::steady_clock::now() - start)
                                                   .count()) +
                                " ms");
+      // The trace is complete: clang's own back end, next, does what the
+      // shadow run just did (a crash there would have happened in the shadow
+      // run first, and been recorded). Without the shadow run the trace
+      // stays open to the end, so that a back-end crash still ends it.
+      if (traced) tracer.finish_beside_host();
     } catch (const std::exception &e) {  // nothing may unwind into LLVM
       lowertrace::util::warn(std::string("LLVM plugin: machine passes not traced: ") + e.what());
     } catch (...) {

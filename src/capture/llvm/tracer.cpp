@@ -77,6 +77,7 @@ Tracer::~Tracer() {
     if (printer_.verify)
       util::info("llvm plugin: numbering checked against LLVM's own on every function print: " +
                  std::to_string(printer_.mismatches) + " differed");
+    if (finisher_.joinable()) finisher_.join();
     if (session_ && owns_session_) {
       session_->finish(open_.empty() ? "" : "pass did not complete");
       keep_until_exit(std::move(session_));
@@ -117,6 +118,29 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
   });
   pic.registerBeforeSkippedPassCallback([this](llvm::StringRef pass, llvm::Any ir) {
     if (!is_plumbing({pass.data(), pass.size()})) guarded("skipped-pass", [&] { skipped(pass, ir); });
+  });
+}
+
+void Tracer::finish_beside_host() {
+  guarded("finish", [&] {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!session_ || !owns_session_ || finisher_.joinable()) return;
+    phase_.reset();
+    std::shared_ptr<Session> s = std::move(session_);
+    std::string error = open_.empty() ? "" : "pass did not complete";
+    open_.clear();
+    // Texts cached so far belong to the finished session's store (its
+    // snapshot ids): a later session starts from nothing.
+    keep_until_exit(std::make_shared<decltype(cache_)>(std::move(cache_)));
+    cache_.clear();
+    last_ = {};
+    ++epoch_;
+    keep_until_exit(s);
+    try {
+      finisher_ = std::thread([s, error] { s->finish(error); });
+    } catch (const std::system_error &) {
+      s->finish(error);  // no thread to be had: finish it here
+    }
   });
 }
 

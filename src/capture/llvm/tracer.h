@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace llvm {
@@ -55,6 +56,13 @@ public:
     const llvm::Module *module = nullptr;
   };
   Optimized take_optimized();
+
+  // clang, once its optimiser and the shadow back end (shadow_codegen.h)
+  // have run: nothing traced follows, so the run is finished on a thread of
+  // its own while clang runs its own back end (which that shadow run already
+  // traced), instead of after the object file is written. A pass that still
+  // came would start a run of its own rather than be lost.
+  void finish_beside_host();
 
 private:
   void before(llvm::PassInstrumentationCallbacks &pic, llvm::StringRef pass, const llvm::Any &ir);
@@ -108,6 +116,7 @@ private:
     std::uint64_t tick = ~0ull;
   } last_;
   bool warned_mismatch_ = false;
+  std::thread finisher_;  // finish_beside_host(); joined at exit
   const llvm::Module *module_ = nullptr;  // for take_optimized()
   bool wrote_ir_ = false;
   struct {
