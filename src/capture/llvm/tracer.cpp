@@ -79,9 +79,8 @@ Tracer::~Tracer() {
                  std::to_string(printer_.mismatches) + " differed");
     if (finisher_.joinable()) finisher_.join();
     if (session_ && owns_session_) {
-      session_->finish(open_.empty() ? "" : "pass did not complete");
-      keep_until_exit(std::move(session_));
-      keep_until_exit(std::make_shared<decltype(cache_)>(std::move(cache_)));
+      std::string error;
+      hand_off(error)->finish(error);
     }
     session_.reset();
   });
@@ -121,21 +120,27 @@ void Tracer::attach(llvm::PassInstrumentationCallbacks &pic) {
   });
 }
 
+std::shared_ptr<Session> Tracer::hand_off(std::string &error) {
+  phase_.reset();
+  error = open_.empty() ? "" : "pass did not complete";
+  open_.clear();
+  std::shared_ptr<Session> s = std::move(session_);
+  keep_until_exit(s);
+  // The cached texts belong to this session's store (its snapshot ids): a
+  // later session starts from nothing.
+  keep_until_exit(std::make_shared<decltype(cache_)>(std::move(cache_)));
+  cache_.clear();
+  last_ = {};
+  ++epoch_;
+  return s;
+}
+
 void Tracer::finish_beside_host() {
   guarded("finish", [&] {
     std::lock_guard<std::mutex> g(mu_);
     if (!session_ || !owns_session_ || finisher_.joinable()) return;
-    phase_.reset();
-    std::shared_ptr<Session> s = std::move(session_);
-    std::string error = open_.empty() ? "" : "pass did not complete";
-    open_.clear();
-    // Texts cached so far belong to the finished session's store (its
-    // snapshot ids): a later session starts from nothing.
-    keep_until_exit(std::make_shared<decltype(cache_)>(std::move(cache_)));
-    cache_.clear();
-    last_ = {};
-    ++epoch_;
-    keep_until_exit(s);
+    std::string error;
+    std::shared_ptr<Session> s = hand_off(error);
     try {
       finisher_ = std::thread([s, error] { s->finish(error); });
     } catch (const std::system_error &) {

@@ -70,6 +70,9 @@ private:
   void invalidated(llvm::StringRef pass);
   void skipped(llvm::StringRef pass, const llvm::Any &ir);
   void forget_prints(const llvm::Any *ir);
+  // Gives up the session (kept to the process's end, unfreed) and the texts
+  // cached for it; `error` is what its run ends with.
+  std::shared_ptr<Session> hand_off(std::string &error);
   Session *session_for(const llvm::Any &ir);
   Snapshot snapshot_of(const llvm::Any &ir, const void *key, const UnitState &st);
   UnitState state_of(const llvm::Any &ir, const void *key);
