@@ -115,7 +115,7 @@ def ratios(w, label):
     return f"{min(r):.2f}x-{max(r):.2f}x" if len(r) > 1 else f"{r[0]:.2f}x"
 for w, title, dmb, rec, sz in (("cxx", "clang-22 -O2 -c shapes.cpp", cdmb, crec, csz),
                                ("opt", f"opt-22 default<O2>, {n} functions", odmb, orec, osz)):
-    p, d, h, b = best[w + "_plain"], best.get(w + "_dumps"), best[w + "_html"], best.get(w + "_base")
+    p, d, h = best[w + "_plain"], best.get(w + "_dumps"), best[w + "_html"]
     recs, changed = rec.split()
     print(f"{title}: {recs} records, {changed} changed; trace folder {sz} MB; "
           f"best wall of {len(runs[w + '_plain'])}, with its RSS and tail")
@@ -126,9 +126,8 @@ for w, title, dmb, rec, sz in (("cxx", "clang-22 -O2 -c shapes.cpp", cdmb, crec,
         print(f"| -print-after-all 2>file ({dmb} MB) | {d[0]:.2f} | {d[0]/p[0]:.2f}x | {ratios(w, w + '_dumps')} | {d[1]:.0f} | {d[1]/p[1]:.2f}x | |")
     else:
         print("| -print-after-all 2>file | not run (DUMPS=0) | | | | | |")
-    for label, row in (("plugin, html", h), ("base plugin, html", b)):
-        if row:
-            key = w + ("_html" if row is h else "_base")
+    for label, key in (("plugin, html", w + "_html"), ("base plugin, html", w + "_base")):
+        if row := best.get(key):
             print(f"| {label} | {row[0]:.2f} | {row[0]/p[0]:.2f}x | {ratios(w, key)} | {row[1]:.0f} | {row[1]/p[1]:.2f}x | "
                   f"{row[2]:.2f} s = {row[2]/p[0]*100:.0f}% of plain |")
     if d:
