@@ -27,6 +27,7 @@
 namespace lowertrace {
 
 class SnapshotStore;
+class RecordTable;
 
 struct SessionOptions {
   std::string script;  // default: program name (argv[0] stem), "kernel" if empty
@@ -167,8 +168,7 @@ private:
   RunInfo run_;
   mutable std::recursive_mutex mu_;
   std::unique_ptr<SnapshotStore> store_;
-  std::vector<std::unique_ptr<LowerRecord>> recs_;  // position = index
-  std::vector<const LowerRecord *> all_;             // the same, as sinks see them
+  std::unique_ptr<RecordTable> table_;  // every record, position = index (engine/record_table.h)
   std::vector<int> stack_;                          // open passes, innermost last
   std::vector<std::shared_ptr<Sink>> sinks_;
   std::shared_ptr<Sink> console_;  // one of sinks_, finished after the others
@@ -176,7 +176,6 @@ private:
   std::vector<std::pair<std::string, int>> phase_counts_;
   std::unordered_map<int, std::chrono::steady_clock::time_point> starts_;
   std::vector<std::string> codegen_kernels_;  // order of first codegen per kernel
-  int next_index_ = 0;
   bool timed_ = true;
   bool finished_ = false;
   SessionOptions opts_;  // kept for reset(): which default sinks to recreate
@@ -184,7 +183,6 @@ private:
   bool delivering_ = false;  // a sink is running (a crash there cannot finish)
   bool release_texts_ = false;
   Snapshot last_released_;  // the newest stand-in (release_texts)
-  std::unordered_map<std::uint32_t, std::string> text_files_;  // raw_file_per_text: id -> file
 };
 
 // One-shot helper: the counterpart of the original's lower_trace(func, passes).

@@ -6,6 +6,7 @@
 
 #include "lowertrace/config.h"
 #include "lowertrace/record.h"
+#include "lowertrace/record_list.h"
 
 #include <string>
 #include <vector>
@@ -28,12 +29,11 @@ struct RunInfo {
 class Sink {
 public:
   virtual ~Sink() = default;
-  // A record reached its final state. `all` holds every record so far, by index.
-  virtual void on_record(const RunInfo &run, const LowerRecord &rec,
-                         const std::vector<const LowerRecord *> &all) = 0;
+  // A record reached its final state. `all` holds every record so far, by
+  // index (records still open among them); valid during the call only.
+  virtual void on_record(const RunInfo &run, const LowerRecord &rec, const RecordList &all) = 0;
   // The session ended (normally or with an error).
-  virtual void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
-                         const std::string &error) = 0;
+  virtual void on_finish(const RunInfo &run, const RecordList &all, const std::string &error) = 0;
 };
 
 }  // namespace lowertrace

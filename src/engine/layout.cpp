@@ -93,6 +93,7 @@ namespace {
 // trace.json, so a finished run is always complete on disk.
 class LayoutSink : public Sink {
 public:
+  explicit LayoutSink(bool per_text) : per_text_(per_text) {}
   ~LayoutSink() override {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -102,8 +103,7 @@ public:
     if (worker_.joinable()) worker_.join();
   }
 
-  void on_record(const RunInfo &run, const LowerRecord &rec,
-                 const std::vector<const LowerRecord *> &) override {
+  void on_record(const RunInfo &run, const LowerRecord &rec, const RecordList &) override {
     std::string dir = run.run_dir + "/" + util::sanitize_component(rec.phase);
     Job before{run.script_dir, dir, rec.before, run.run_dir + "/" + raw_file_path(rec, false)};
     std::unique_lock<std::mutex> lock(mu_);
@@ -128,8 +128,7 @@ public:
       cv_.notify_one();
   }
 
-  void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
-                 const std::string &error) override {
+  void on_finish(const RunInfo &run, const RecordList &all, const std::string &error) override {
     std::unique_lock<std::mutex> lock(mu_);
     auto idle = [this] { return q_.empty() && !busy_; };
     finishing_ = true;  // the worker stops gathering a batch
@@ -207,7 +206,7 @@ private:
     // The newest copy is the one to link to: when a file system's link limit
     // (ext4: 65,000) stops links to the first, later ones link to this one
     // instead of each becoming another full copy.
-    first_path_.insert_or_assign(job.snap->id, job.path);
+    if (!per_text_) first_path_.insert_or_assign(job.snap->id, job.path);
     return "";
   }
   void fail(const std::string &err) {
@@ -223,12 +222,13 @@ private:
   std::deque<Job> q_;
   std::thread worker_;
   bool stop_ = false, busy_ = false, broken_ = false, waiting_ = false, finishing_ = false;
-  std::unordered_map<std::uint32_t, std::string> first_path_;
+  const bool per_text_;
+  std::unordered_map<std::uint32_t, std::string> first_path_;  // not kept when per_text_
   std::unordered_set<std::string> made_;
 };
 
 }  // namespace
 
-std::shared_ptr<Sink> make_layout_sink() { return std::make_shared<LayoutSink>(); }
+std::shared_ptr<Sink> make_layout_sink(bool per_text) { return std::make_shared<LayoutSink>(per_text); }
 
 }  // namespace lowertrace::layout

@@ -37,6 +37,9 @@ std::string raw_file_name(const LowerRecord &rec, bool after);
 std::string raw_file_path(const LowerRecord &rec, bool after);
 
 // Raw before/after files for every record, and trace.json at the end.
-std::shared_ptr<Sink> make_layout_sink();
+// `per_text`: the session gives each distinct text one file
+// (SessionOptions::raw_file_per_text), so no text is written twice and none
+// is linked: the sink need not remember where each text went.
+std::shared_ptr<Sink> make_layout_sink(bool per_text = false);
 
 }  // namespace lowertrace::layout

@@ -6,6 +6,7 @@
 
 #include "engine/codegen_workflow.h"
 #include "engine/layout.h"
+#include "engine/record_table.h"
 #include "engine/session_registry.h"
 #include "engine/stale_runs.h"
 #include "engine/snapshot_store.h"
@@ -41,7 +42,8 @@ std::string program_name() {
 Session::Session(SessionOptions opts) : Session(std::move(opts), current_config()) {}
 
 Session::Session(SessionOptions opts, Config cfg)
-    : cfg_(std::move(cfg)), store_(std::make_unique<SnapshotStore>()) {
+    : cfg_(std::move(cfg)), store_(std::make_unique<SnapshotStore>()),
+      table_(std::make_unique<RecordTable>()) {
   registry::add(this);
   release_texts_ = opts.release_texts;
   if (!cfg_.enabled()) return;
@@ -69,7 +71,7 @@ Session::Session(SessionOptions opts, Config cfg)
 void Session::install_default_sinks() {
   if (!opts_.install_default_sinks) return;
   std::vector<std::shared_ptr<Sink>> d;
-  d.push_back(layout::make_layout_sink());  // raw files in every mode
+  d.push_back(layout::make_layout_sink(opts_.raw_file_per_text));  // raw files in every mode
   if (wants_html(cfg_.mode)) d.push_back(report::make_html_sink(opts_.live_report, opts_.live_chunk_ms));
   console_ = report::make_terminal_sink(cfg_.mode, opts_.batch_console, opts_.console_batch_ms);
   d.push_back(console_);
@@ -109,21 +111,21 @@ static Snapshot released(const Snapshot &s, Snapshot &last) {
 }
 
 void Session::deliver(int index) {
-  LowerRecord &rec = *recs_[index];
+  LowerRecord &rec = *table_->open_record(index);
+  RecordTable::FileRef before_file, after_file;
   if (opts_.raw_file_per_text) {
     // The first record (in delivery order) with a text writes its file; later
     // ones point at it. Decided here, so raw files, trace.json and the live
     // report's chunks agree.
-    auto place = [&](const Snapshot &s, bool after, std::string &file) {
+    auto place = [&](const Snapshot &s, bool after, std::string &file, RecordTable::FileRef &ref) {
       if (!s) return;
-      auto [it, fresh] = text_files_.try_emplace(s->id);
-      if (fresh) it->second = layout::raw_file_path(rec, after);
-      else file = it->second;
+      ref = table_->place_text(s->id, index, after);
+      if (ref.index >= 0) file = table_->file_path(ref);
     };
-    place(rec.before, false, rec.before_file);
-    if (rec.status != STATUS_FAILED || rec.after) place(rec.after, true, rec.after_file);
+    place(rec.before, false, rec.before_file, before_file);
+    if (rec.status != STATUS_FAILED || rec.after) place(rec.after, true, rec.after_file, after_file);
   }
-  const auto &all = all_;  // recs_ is indexed by index: index order, parents first
+  const RecordList &all = *table_;  // by index: index order, parents first
   delivering_ = true;
   struct Done {
     bool &flag;
@@ -143,26 +145,25 @@ void Session::deliver(int index) {
     rec.before = released(rec.before, last_released_);
     rec.after = released(rec.after, last_released_);
   }
+  table_->close(index, before_file, after_file);
 }
 
 int Session::begin_pass(std::string_view name, Snapshot before, std::string_view ir_lang) {
   if (!enabled()) return -1;
   std::lock_guard<std::recursive_mutex> lock(mu_);
   if (finished_) return -1;
-  auto rec = std::make_unique<LowerRecord>();
-  rec->index = next_index_++;
-  rec->name = std::string(name);
-  rec->before_known = before != nullptr;
-  rec->before = std::move(before);
-  rec->ir_lang = std::string(ir_lang);
-  rec->depth = static_cast<int>(stack_.size());
-  rec->parent_index = stack_.empty() ? -1 : stack_.back();
   // A nested pass belongs to its parent's phase even if a scope changed since.
-  rec->phase = stack_.empty() ? phase_ : recs_[stack_.back()]->phase;
-  rec->status = std::string(STATUS_COMPLETED);
-  int idx = rec->index;
-  all_.push_back(rec.get());
-  recs_.push_back(std::move(rec));
+  const std::string &phase = stack_.empty() ? phase_ : table_->open_record(stack_.back())->phase;
+  int parent = stack_.empty() ? -1 : stack_.back();
+  LowerRecord &rec = table_->open();  // status: completed
+  rec.name.assign(name);
+  rec.before_known = before != nullptr;
+  rec.before = std::move(before);
+  rec.ir_lang.assign(ir_lang);
+  rec.depth = static_cast<int>(stack_.size());
+  rec.parent_index = parent;
+  rec.phase.assign(phase);
+  int idx = rec.index;
   stack_.push_back(idx);
   starts_[idx] = Clock::now();
   return idx;
@@ -201,14 +202,14 @@ void Session::end_pass(int index, Snapshot after, double wall_ms) {
   while (stack_.back() != index) {
     int child = stack_.back();
     stack_.pop_back();
-    LowerRecord &c = *recs_[child];
+    LowerRecord &c = *table_->open_record(child);
     c.status = std::string(STATUS_FAILED);
     c.error_msg = "pass did not complete (unmatched end of its parent)";
     c.wall_ms = elapsed_ms(child);
     deliver(child);
   }
   stack_.pop_back();
-  LowerRecord &r = *recs_[index];
+  LowerRecord &r = *table_->open_record(index);
   r.after = std::move(after);
   double measured = elapsed_ms(index);
   r.wall_ms = wall_ms >= 0 ? wall_ms : measured;
@@ -223,9 +224,9 @@ void Session::fail_pass(int index, std::string_view message, double wall_ms, boo
   auto pos = std::find(stack_.begin(), stack_.end(), index);
   if (pos == stack_.end()) {
     // Already failed through a child: keep the more precise message.
-    if (index < static_cast<int>(recs_.size()) && recs_[index]->status == STATUS_FAILED &&
-        recs_[index]->error_msg.empty())
-      recs_[index]->error_msg = std::string(message);
+    if (index < static_cast<int>(table_->size()) && table_->status(index) == STATUS_FAILED &&
+        table_->error(index).empty())
+      table_->set_error(index, message);
     return;
   }
   // The failing pass, anything still open inside it, and every ancestor.
@@ -235,7 +236,7 @@ void Session::fail_pass(int index, std::string_view message, double wall_ms, boo
     if (!ancestors && i != index && std::find(stack_.begin(), stack_.end(), index) == stack_.end())
       break;  // `index` is closed; leave its ancestors open
     stack_.pop_back();
-    LowerRecord &r = *recs_[i];
+    LowerRecord &r = *table_->open_record(i);
     r.status = std::string(STATUS_FAILED);
     r.error_msg = msg;
     r.after = i == index ? after_failure : nullptr;
@@ -250,10 +251,11 @@ int Session::skipped_pass(std::string_view name, Snapshot at, std::string_view r
   if (!enabled()) return -1;
   std::lock_guard<std::recursive_mutex> lock(mu_);
   // Same language as the pass before it: a skipped pass sees the same IR.
-  int idx = begin_pass(name, at, recs_.empty() ? "mlir" : recs_.back()->ir_lang);
+  std::string lang = table_->empty() ? std::string("mlir") : std::string(table_->ir_lang(table_->size() - 1));
+  int idx = begin_pass(name, at, lang);
   if (idx < 0) return -1;
   stack_.pop_back();
-  LowerRecord &r = *recs_[idx];
+  LowerRecord &r = *table_->open_record(idx);
   r.after = std::move(at);
   r.status = std::string(STATUS_SKIPPED);
   r.detail = std::string(reason);
@@ -267,7 +269,7 @@ void Session::skip_open_pass(int index, std::string_view reason) {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   if (stack_.empty() || stack_.back() != index) return;
   stack_.pop_back();
-  LowerRecord &r = *recs_[index];
+  LowerRecord &r = *table_->open_record(index);
   r.after = r.before;
   r.status = std::string(STATUS_SKIPPED);
   r.detail = std::string(reason);
@@ -278,9 +280,9 @@ void Session::skip_open_pass(int index, std::string_view reason) {
 void Session::annotate(int index, std::string_view anchor, std::string_view detail) {
   if (index < 0 || !enabled()) return;
   std::lock_guard<std::recursive_mutex> lock(mu_);
-  if (index >= static_cast<int>(recs_.size())) return;
-  if (!anchor.empty()) recs_[index]->anchor = std::string(anchor);
-  if (!detail.empty()) recs_[index]->detail = std::string(detail);
+  if (index >= static_cast<int>(table_->size())) return;
+  if (!anchor.empty()) table_->set_anchor(index, anchor);
+  if (!detail.empty()) table_->set_detail(index, detail);
 }
 
 Session::PhaseScope Session::phase(std::string_view label) {
@@ -367,7 +369,7 @@ Session::CodegenResult Session::codegen(std::string_view lowered_ir, std::string
     out.working_copy = path;
   }
   stack_.pop_back();
-  LowerRecord &r = *recs_[idx];
+  LowerRecord &r = *table_->open_record(idx);
   r.phase = "codegen";
   r.after = store_->intern(std::string(out.source));
   r.lang = std::string(language);
@@ -385,17 +387,14 @@ void Session::reset() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   // The run so far is over: give it its trace.json and final report, as if
   // the session had ended, before its records are forgotten.
-  bool ended = enabled() && !finished_ && !recs_.empty();
+  bool ended = enabled() && !finished_ && !table_->empty();
   if (ended) end_run({}, false);
-  recs_.clear();
-  all_.clear();
+  table_->clear();
   stack_.clear();
   phase_counts_.clear();
   phase_ = "unscoped";
-  next_index_ = 0;
   starts_.clear();
   codegen_kernels_.clear();
-  text_files_.clear();
   store_->clear();
   // Indices restart at 0, so the next records go to a fresh run folder: the
   // original reused the folder and overwrote earlier raw files.
@@ -410,13 +409,12 @@ void Session::reset() {
 
 namespace {
 // The most precise failure: the first failed record, or its deepest failed
-// descendant (children follow their parents in index order).
-const LowerRecord *first_failure(const std::vector<const LowerRecord *> &all) {
-  const LowerRecord *c = nullptr;
-  for (const LowerRecord *r : all) {
-    if (r->status != STATUS_FAILED) continue;
-    if (!c) c = r;
-    else if (r->parent_index == c->index) c = r;
+// descendant (children follow their parents in index order). -1: none.
+int first_failure(const RecordTable &all) {
+  int c = -1;
+  for (int i = 0, n = static_cast<int>(all.size()); i < n; ++i) {
+    if (all.status(i) != STATUS_FAILED) continue;
+    if (c < 0 || all.parent_index(i) == c) c = i;
   }
   return c;
 }
@@ -424,18 +422,19 @@ std::string path_of(const LowerRecord &r) {
   return r.phase + "/" + layout::pad_index(r.index) + "_" + r.name;
 }
 // "pipeline/003_cse failed: <first line>", "" when nothing failed.
-std::string failure_error(const std::vector<const LowerRecord *> &all) {
-  const LowerRecord *c = first_failure(all);
-  if (!c) return "";
-  std::string msg = c->error_msg.substr(0, c->error_msg.find('\n'));
-  return path_of(*c) + " failed" + (msg.empty() ? std::string() : ": " + msg);
+std::string failure_error(const RecordTable &all) {
+  int c = first_failure(all);
+  if (c < 0) return "";
+  LowerRecord r = all[c];
+  std::string msg = r.error_msg.substr(0, r.error_msg.find('\n'));
+  return path_of(r) + " failed" + (msg.empty() ? std::string() : ": " + msg);
 }
 }  // namespace
 
 void Session::end_run(std::string_view error, bool inline_only) {
   if (!stack_.empty())
     fail_pass(stack_.front(), error.empty() ? std::string_view("pass did not complete") : error);
-  const auto &all = all_;
+  const RecordTable &all = *table_;
   std::string err(error);
   if (err.empty()) err = failure_error(all);
   auto finish_one = [&](Sink &s) {
@@ -492,13 +491,13 @@ bool Session::finish_after_crash(std::string_view message) {
   finished_ = true;
   std::string err(message);
   if (!stack_.empty()) {
-    err += " in " + path_of(*recs_[stack_.back()]);
+    err += " in " + path_of(*table_->open_record(stack_.back()));
     // The pass that was running gets the signal; its ancestors say where.
     int inner = stack_.back();
     fail_pass(inner, message, -1, /*ancestors=*/false);
     if (!stack_.empty()) fail_pass(stack_.front(), err);
-  } else if (const LowerRecord *c = first_failure(all_); c && c->error_msg == message) {
-    err += " in " + path_of(*c);  // a front end failed it already (flusher)
+  } else if (int c = first_failure(*table_); c >= 0 && table_->error(c) == message) {
+    err += " in " + path_of((*table_)[c]);  // a front end failed it already (flusher)
   }
   end_run(err, /*inline_only=*/true);
   return true;
@@ -507,14 +506,14 @@ bool Session::finish_after_crash(std::string_view message) {
 std::vector<LowerRecord> Session::records() const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   std::vector<LowerRecord> out;
-  out.reserve(recs_.size());
-  for (const auto &r : recs_) out.push_back(*r);
+  out.reserve(table_->size());
+  for (const LowerRecord &r : *table_) out.push_back(r);
   return out;
 }
 
 std::size_t Session::record_count() const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
-  return recs_.size();
+  return table_->size();
 }
 
 }  // namespace lowertrace

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <functional>
@@ -48,7 +49,7 @@ struct Pretty {
 
 // Writes the document through `emit`, a piece at a time (pieces of about
 // 1 MB), so that a large trace never sits in memory whole.
-static void serialize_to(const RunInfo &run, const std::vector<const LowerRecord *> &records,
+static void serialize_to(const RunInfo &run, const RecordList &records,
                          const std::string &error, const std::function<void(std::string &)> &emit) {
   json root;
   root["format"] = "lowertrace-trace";
@@ -71,64 +72,48 @@ static void serialize_to(const RunInfo &run, const std::vector<const LowerRecord
   // Where the "[]" of each list is; our keys (quotes inside values are escaped).
   const std::size_t rec_at = doc.find("\"records\": []") + 11;
   const std::size_t snap_at = doc.find("\"snapshots\": []") + 13;
-  std::string out = doc.substr(0, rec_at), snaps;
+  std::string out = doc.substr(0, rec_at);
+  // Where a record's side is on disk: its own raw file, or the file of the
+  // first record with that text (SessionOptions::raw_file_per_text).
+  auto file_of = [](const LowerRecord &r, bool after) {
+    const std::string &own = after ? r.after_file : r.before_file;
+    return own.empty() ? layout::raw_file_path(r, after) : own;
+  };
   // Each record is written by hand, in the bytes element.dump(1) re-indented
   // gives (sorted keys): a JSON tree per record was most of the time
   // trace.json took for the LLVM plugin's tens of thousands of records.
-  std::vector<bool> seen;
-  for (const LowerRecord *r : records) {
+  bool first = true;
+  for (const LowerRecord &r : records) {
     Pretty o{out};
-    out += r == records.front() ? "[\n  {" : ",\n  {";
-    o.num("add_lines", r->add_lines);
-    // The snapshot list follows the records' first mentions, before-text first.
-    auto place = [&](const Snapshot &s, bool after) -> std::string {
-      if (!s) return {};
-      const std::string &own = after ? r->after_file : r->before_file;
-      std::string file = own.empty() ? layout::raw_file_path(*r, after) : own;
-      if (s->id >= seen.size()) seen.resize(s->id + 1);
-      if (!seen[s->id]) {
-        seen[s->id] = true;
-        char hash[40];
-        std::snprintf(hash, sizeof hash, "%016llx%016llx",
-                      static_cast<unsigned long long>(s->hash_hi),
-                      static_cast<unsigned long long>(s->hash_lo));
-        snaps += snaps.empty() ? "[\n  {" : ",\n  {";
-        Pretty so{snaps};
-        so.num("bytes", static_cast<long long>(s->size()));
-        so.str("file", file);
-        so.str("hash", hash);
-        so.num("id", s->id);
-        so.close();
-      }
-      return file;
-    };
-    const std::string before_file = place(r->before, false), after_file = place(r->after, true);
-    auto side = [&](const char *key, const Snapshot &s, const std::string &file) {
+    out += first ? "[\n  {" : ",\n  {";
+    first = false;
+    o.num("add_lines", r.add_lines);
+    auto side = [&](const char *key, const Snapshot &s, bool after) {
       // A failed pass has an after-text only when the IR after the failure is known.
       if (!s) return o.raw(key, "null");
       o.key(key) += "{\n    \"file\": ";
-      put_string(out, file);
+      put_string(out, file_of(r, after));
       out += ",\n    \"snapshot\": " + std::to_string(s->id) + "\n   }";
     };
-    side("after_text", r->after, after_file);
-    o.str("anchor", r->anchor);
-    o.raw("before_known", r->before_known ? "true" : "false");
-    side("before_text", r->before, before_file);
-    o.raw("changed", r->changed ? "true" : "false");
-    o.num("del_lines", r->del_lines);
-    o.num("depth", r->depth);
-    o.str("detail", r->detail);
-    o.str("error_msg", r->error_msg);
-    o.num("index", r->index);
-    o.str("ir_lang", r->ir_lang);
-    o.str("lang", r->lang.empty() ? r->ir_lang : r->lang);
-    o.str("name", r->name);
-    if (r->parent_index < 0) o.raw("parent_index", "null");
-    else o.num("parent_index", r->parent_index);
-    o.str("phase", r->phase);
-    o.str("status", r->status);
+    side("after_text", r.after, true);
+    o.str("anchor", r.anchor);
+    o.raw("before_known", r.before_known ? "true" : "false");
+    side("before_text", r.before, false);
+    o.raw("changed", r.changed ? "true" : "false");
+    o.num("del_lines", r.del_lines);
+    o.num("depth", r.depth);
+    o.str("detail", r.detail);
+    o.str("error_msg", r.error_msg);
+    o.num("index", r.index);
+    o.str("ir_lang", r.ir_lang);
+    o.str("lang", r.lang.empty() ? r.ir_lang : r.lang);
+    o.str("name", r.name);
+    if (r.parent_index < 0) o.raw("parent_index", "null");
+    else o.num("parent_index", r.parent_index);
+    o.str("phase", r.phase);
+    o.str("status", r.status);
     // null: not measured (imports)
-    o.raw("wall_ms", r->wall_ms < 0 ? std::string("null") : json(r->wall_ms).dump());
+    o.raw("wall_ms", r.wall_ms < 0 ? std::string("null") : json(r.wall_ms).dump());
     o.close();
     if (out.size() >= (1u << 20)) {
       emit(out);
@@ -137,24 +122,49 @@ static void serialize_to(const RunInfo &run, const std::vector<const LowerRecord
   }
   out += records.empty() ? "[]" : "\n ]";
   out.append(doc, rec_at + 2, snap_at - rec_at - 2);
-  emit(out);
-  out.clear();
-  if (snaps.empty()) snaps = "[]";
-  else snaps += "\n ]";
-  emit(snaps);
+  // The snapshot list follows the records' first mentions, before-text
+  // first, with the file of that mention: a second walk over the records,
+  // so that the list (20 MB for opt -O2 on 2,000 functions) is streamed too.
+  std::vector<bool> seen;
+  first = true;
+  for (const LowerRecord &r : records) {
+    for (bool after : {false, true}) {
+      const Snapshot &s = after ? r.after : r.before;
+      if (!s) continue;
+      if (s->id >= seen.size()) seen.resize(std::max<std::size_t>(s->id + 1, seen.size() * 2));
+      if (seen[s->id]) continue;
+      seen[s->id] = true;
+      char hash[40];
+      std::snprintf(hash, sizeof hash, "%016llx%016llx", static_cast<unsigned long long>(s->hash_hi),
+                    static_cast<unsigned long long>(s->hash_lo));
+      out += first ? "[\n  {" : ",\n  {";
+      first = false;
+      Pretty so{out};
+      so.num("bytes", static_cast<long long>(s->size()));
+      so.str("file", file_of(r, after));
+      so.str("hash", hash);
+      so.num("id", s->id);
+      so.close();
+    }
+    if (out.size() >= (1u << 20)) {
+      emit(out);
+      out.clear();
+    }
+  }
+  out += first ? "[]" : "\n ]";
   out.append(doc, snap_at + 2, std::string::npos);
   out += '\n';
   emit(out);
 }
 
-std::string serialize(const RunInfo &run, const std::vector<const LowerRecord *> &records,
+std::string serialize(const RunInfo &run, const RecordList &records,
                       const std::string &error) {
   std::string doc;
   serialize_to(run, records, error, [&](std::string &piece) { doc += piece; });
   return doc;
 }
 
-std::string write(const std::string &path, const RunInfo &run, const std::vector<const LowerRecord *> &records,
+std::string write(const std::string &path, const RunInfo &run, const RecordList &records,
                   const std::string &error) {
   // Written like util::atomic_write (a hidden temporary beside `path`, then a
   // rename), but streamed into the temporary.

@@ -69,8 +69,7 @@ void point_latest(const RunInfo &run, const std::string *content, std::uint64_t 
 class HtmlSink final : public Sink {
 public:
   HtmlSink(bool live, int chunk_ms) : live_(live), chunk_ms_(chunk_ms) {}
-  void on_record(const RunInfo &run, const LowerRecord &rec,
-                 const std::vector<const LowerRecord *> &) override {
+  void on_record(const RunInfo &run, const LowerRecord &rec, const RecordList &) override {
     if (live_ && chunk_ms_ > 0 && wants_html(run.mode)) return queue(run, rec);
     std::lock_guard<std::mutex> lock(mu_);
     take(run, rec);
@@ -149,8 +148,7 @@ public:
     }
   }
 
-  void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
-                 const std::string &error) override {
+  void on_finish(const RunInfo &run, const RecordList &all, const std::string &error) override {
     if (!drain()) return;
     std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
     if (!util::in_fatal_signal()) {
@@ -343,7 +341,7 @@ std::shared_ptr<Sink> make_html_sink(bool live, int chunk_ms) {
   return std::make_shared<HtmlSink>(live, chunk_ms);
 }
 
-std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+std::string write_html_report(const RunInfo &run, const RecordList &recs,
                               const std::string &path) {
   ReportData data;
   std::string html = page::final_page(run, recs, data, "");

@@ -31,7 +31,7 @@ inline constexpr const char *kSpillFile = "payloads.spill";
 
 // Writes a complete, self-contained report for `recs` to `path` in one go.
 // Returns "" on success, else a one-line reason.
-std::string write_html_report(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+std::string write_html_report(const RunInfo &run, const RecordList &recs,
                               const std::string &path);
 
 }  // namespace lowertrace::report

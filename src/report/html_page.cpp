@@ -158,7 +158,7 @@ std::string chunk_js(const std::vector<std::string> &recs, const ReportData &dat
   return out;
 }
 
-void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &recs, ReportData &data,
+void final_page_to(const RunInfo &run, const RecordList &recs, ReportData &data,
                    const std::string &error, const nlohmann::json &extra, const Emit &emit) {
   // The record and snapshot lists are written as text, one element at a
   // time, into the slots of the rest of the metadata: a JSON tree of a
@@ -170,9 +170,9 @@ void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &r
     for (const auto &[k, v] : extra.items()) meta[k] = v;
   // Relative source paths are tried against the traced input's folder too.
   // Texts a session released were scanned when they were delivered.
-  for (const auto *r : recs) {
-    data.refs.add(r->before);
-    data.refs.add(r->after);
+  for (const LowerRecord &r : recs) {
+    data.refs.add(r.before);
+    data.refs.add(r.after);
   }
   std::string base = run.input.empty() ? std::string()
                                        : std::filesystem::path(run.input).parent_path().string();
@@ -183,9 +183,11 @@ void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &r
   auto write_meta = [&] {
     std::string head = "<script type=\"application/json\" id=\"lt-meta\">";
     head.append(json, 0, recs_at);
-    for (const auto *r : recs) {
-      if (r != recs.front()) head += ',';
-      head += data.record_text(*r);
+    bool first = true;
+    for (const LowerRecord &r : recs) {
+      if (!first) head += ',';
+      first = false;
+      head += data.record_text(r);
       if (head.size() >= (1u << 20)) {
         emit(head);
         head.clear();
@@ -214,7 +216,7 @@ void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &r
   fill_to(false, emit, write_meta, write_data);
 }
 
-std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+std::string final_page(const RunInfo &run, const RecordList &recs,
                        ReportData &data, const std::string &error, const nlohmann::json &extra) {
   std::string html;
   final_page_to(run, recs, data, error, extra, [&](std::string_view piece) { html.append(piece); });

@@ -37,12 +37,12 @@ std::string chunk_js(const std::vector<std::string> &recs, const ReportData &dat
 // It embeds the source lines the IR's locations name (source_lines.h).
 // `extra`: more metadata keys for the viewer, e.g. "open" (the pass to open
 // when the link names none) and "labels" (names of the two sides of a diff).
-std::string final_page(const RunInfo &run, const std::vector<const LowerRecord *> &recs,
+std::string final_page(const RunInfo &run, const RecordList &recs,
                        ReportData &data, const std::string &error,
                        const nlohmann::json &extra = nlohmann::json::object());
 // The same page handed to `emit` piece by piece (util::atomic_write_stream),
 // never whole in memory: for tens of megabytes of report at a compiler's exit.
-void final_page_to(const RunInfo &run, const std::vector<const LowerRecord *> &recs, ReportData &data,
+void final_page_to(const RunInfo &run, const RecordList &recs, ReportData &data,
                    const std::string &error, const nlohmann::json &extra,
                    const std::function<void(std::string_view)> &emit);
 

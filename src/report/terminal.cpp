@@ -101,8 +101,7 @@ public:
       : mode_(mode), color_(util::stderr_color()), batched_(batched || batch_ms > 0), batch_ms_(batch_ms) {}
   ~TerminalSink() override { flush(); }
 
-  void on_record(const RunInfo &, const LowerRecord &r,
-                 const std::vector<const LowerRecord *> &) override {
+  void on_record(const RunInfo &, const LowerRecord &r, const RecordList &) override {
     if (batched_) {
       auto now = std::chrono::steady_clock::now();
       if (buf_.empty()) first_ = now;
@@ -128,13 +127,12 @@ public:
     util::emit(diff::unified(visible(r.before_text()), visible(r.after_text()), opt));
   }
 
-  void on_finish(const RunInfo &run, const std::vector<const LowerRecord *> &all,
-                 const std::string &error) override {
+  void on_finish(const RunInfo &run, const RecordList &all, const std::string &error) override {
     flush();
     int changed = 0, failed = 0, noop = 0, unknown = 0;
-    for (const LowerRecord *r : all) {
-      if (r->status == STATUS_FAILED) ++failed;
-      else if (r->status == STATUS_COMPLETED) (r->changed ? changed : r->before_known ? noop : unknown)++;
+    for (const LowerRecord &r : all) {
+      if (r.status == STATUS_FAILED) ++failed;
+      else if (r.status == STATUS_COMPLETED) (r.changed ? changed : r.before_known ? noop : unknown)++;
     }
     util::info(fmt::format("{} records: {} changed, {} no-op, {}{} failed{}", all.size(), changed, noop,
                            unknown ? fmt::format("{} without a before-text, ", unknown) : std::string(),

@@ -150,8 +150,8 @@ TEST(Reset, WithTheDefaultSinksEndsTheRunAndKeepsTheLiveReportGoing) {
 TEST(Reset, SinksAddedByTheCallerSeeBothRuns) {
   struct Count : Sink {
     int recs = 0, finishes = 0;
-    void on_record(const RunInfo &, const LowerRecord &, const std::vector<const LowerRecord *> &) override { ++recs; }
-    void on_finish(const RunInfo &, const std::vector<const LowerRecord *> &, const std::string &) override { ++finishes; }
+    void on_record(const RunInfo &, const LowerRecord &, const RecordList &) override { ++recs; }
+    void on_finish(const RunInfo &, const RecordList &, const std::string &) override { ++finishes; }
   };
   TempDir dir;
   auto c = std::make_shared<Count>();

@@ -189,7 +189,7 @@ TEST(HtmlPage, FinalPageIsSafeAndHashed) {
   RunInfo run;
   run.input = "</script>";
   report::ReportData data;
-  std::string html = report::page::final_page(run, {&r}, data, "");
+  std::string html = report::page::final_page(run, std::vector<const LowerRecord *>{&r}, data, "");
   // The only '</script' in the page are the elements' own end tags.
   size_t opens = 0, closes = 0;
   for (size_t p = 0; (p = html.find("<script", p)) != std::string::npos; ++p) ++opens;
@@ -220,7 +220,7 @@ TEST(HtmlPage, TemplateKeysInTheDataStayText) {
     run.input = key;
     run.script = key;
     report::ReportData data;
-    std::string html = report::page::final_page(run, {&r}, data, key);
+    std::string html = report::page::final_page(run, std::vector<const LowerRecord *>{&r}, data, key);
     // The metadata is valid JSON holding the name as given...
     size_t m0 = html.find("id=\"lt-meta\">");
     ASSERT_NE(m0, std::string::npos) << key;
@@ -293,7 +293,8 @@ TEST(HtmlSink, TerminalModeWritesNothing) {
   run.run_dir = (root / "k" / "run").string();
   LowerRecord r;
   auto sink = report::make_html_sink();
-  sink->on_record(run, r, {&r});
-  sink->on_finish(run, {&r}, "");
+  std::vector<const LowerRecord *> all{&r};
+  sink->on_record(run, r, all);
+  sink->on_finish(run, all, "");
   EXPECT_FALSE(fs::exists(root));
 }
