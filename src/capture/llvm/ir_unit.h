@@ -36,6 +36,8 @@ IrUnit describe(const llvm::Any &ir);
 
 // The IR text of the unit (empty for unknown units).
 std::string print(const llvm::Any &ir);
+// The module's text, as Module::print writes it, in a string of its exact size.
+std::string print_module(const llvm::Module &m);
 // Gives back a large printed text's unused capacity (it grew by doubling).
 void fit_text(std::string &text);
 

@@ -330,11 +330,7 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }  // namespace
 
 Snapshot CodegenTrace::text_of_module(const llvm::Module &m) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  m.print(os, nullptr);
-  os.flush();
-  fit_text(s);
+  std::string s = print_module(m);
   // A module pass may change any function: no function text is current any more.
   units.clear();
   renumber();
