@@ -156,6 +156,15 @@ RecordTable::FileRef RecordTable::place_text(std::uint32_t id, int index, bool a
   return {};
 }
 
+const std::string &RecordTable::recent_path(FileRef f) {
+  std::uint32_t key = f.packed();
+  if (recent_[0].packed != key) {
+    std::swap(recent_[0], recent_[1]);
+    if (recent_[0].packed != key) recent_[0] = {key, file_path(f)};
+  }
+  return recent_[0].path;
+}
+
 const LowerRecord &RecordTable::at(std::size_t i, LowerRecord &out, std::uint64_t &memo) const {
   const Row &w = row(i);
   if (w.open) return *find_open(static_cast<int>(i));
@@ -200,6 +209,7 @@ void RecordTable::clear() {
   ids_.emplace(std::string_view(), 0);
   std::fill(std::begin(last_), std::end(last_), 0);
   text_files_.clear();
+  recent_[0] = recent_[1] = {};
 }
 
 }  // namespace lowertrace

@@ -57,6 +57,9 @@ public:
   FileRef place_text(std::uint32_t id, int index, bool after);
   // The path of a text's raw file (index >= 0), as layout::raw_file_path gives it.
   std::string file_path(FileRef f) const;
+  // The same for the writer (the session, as it delivers a record): the
+  // last two paths are kept, as consecutive records name the same files.
+  const std::string &recent_path(FileRef f);
 
   void clear();
 
@@ -91,6 +94,11 @@ private:
   std::unordered_map<std::string_view, Id> ids_{{std::string_view(), 0}};
   Id last_[8] = {};  // per field: the id it had last (most rows repeat it)
   std::vector<FileRef> text_files_;  // by snapshot id (place_text)
+  struct Recent {
+    std::uint32_t packed = 0;
+    std::string path;
+  };
+  Recent recent_[2];  // recent_path(); [0] the newer
 };
 
 }  // namespace lowertrace

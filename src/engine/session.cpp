@@ -120,7 +120,7 @@ void Session::deliver(int index) {
     auto place = [&](const Snapshot &s, bool after, std::string &file, RecordTable::FileRef &ref) {
       if (!s) return;
       ref = table_->place_text(s->id, index, after);
-      if (ref.index >= 0) file = table_->file_path(ref);
+      if (ref.index >= 0) file = table_->recent_path(ref);
     };
     place(rec.before, false, rec.before_file, before_file);
     if (rec.status != STATUS_FAILED || rec.after) place(rec.after, true, rec.after_file, after_file);

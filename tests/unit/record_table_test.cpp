@@ -147,6 +147,9 @@ TEST(RecordTable, FilesNameTheRecordThatWroteThemWhateverCameBefore) {
     return layout::raw_file_path(w, f.after);
   };
   EXPECT_EQ(path(F{2, true}), "llvm/000002_P2_after.ll");
+  // The writer's recent paths, in any order of asking.
+  for (F f : {F{0, true}, F{2, true}, F{0, true}, F{0, false}, F{2, true}, F{2, true}, F{0, true}})
+    EXPECT_EQ(t.recent_path(f), path(f));
   std::size_t k = 0;
   for (const LowerRecord &r : t) {
     EXPECT_EQ(r.before_file, path(refs[k].first)) << k;
