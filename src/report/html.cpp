@@ -79,12 +79,15 @@ public:
   // and writes the chunk that is due. mu_ held.
   void take(const RunInfo &run, const LowerRecord &rec) {
     if (!wants_html(run.mode) || broken_) return;
+    // The source lines its locations name are looked for now, while the
+    // record has its texts: a session may release them after this call, and
+    // the final page then sees stand-ins (each text is scanned once).
+    data_.refs.add(rec.before);
+    data_.refs.add(rec.after);
     if (!live_) {
-      // Store the record's texts now, while it has them (a session may
-      // release them after this call); the final page finds them by hash.
+      // Store the record's texts now, for the same reason; the final page
+      // finds them by hash.
       data_.record_text(rec);
-      data_.refs.add(rec.before);
-      data_.refs.add(rec.after);
       return;
     }
     // With where a killed run's texts are found (engine/stale_runs.h); the final page needs no paths.

@@ -76,6 +76,17 @@ for O in 0 2; do
   python3 "$LT_SRC/tests/integration/mir_banners.py" "dbg$O.pa.txt" "$(one_trace "t_dbg$O")" "$label" \
     || fail "$label: mir records differ from clang -mllvm -print-after-all"
   rm -f "dbg$O.pa.txt"
+  # The report embeds the source lines the IR's !dbg locations name (the
+  # plugin releases its texts, so they are scanned as they are delivered).
+  python3 - "$(dirname "$(one_trace "t_dbg$O")")/report.html" <<'PY' || fail "$label: the report has no source lines of dbg.cpp"
+import json, re, sys
+html = open(sys.argv[1]).read()
+meta = json.loads(re.search(r'<script type="application/json" id="lt-meta">(.*?)</script>', html, re.S).group(1))
+lines = meta.get("src", {}).get("dbg.cpp", {})
+src = open("dbg.cpp").read().split("\n")
+assert lines, sorted(meta.get("src", {}))
+assert all(src[int(n) - 1] == text for n, text in lines.items()), "lines differ from dbg.cpp"
+PY
   LT_CHECK_NUMBERING=1 traced "t_dbgc$O" -O$O -g -S dbg.cpp -o /dev/null 2> "dbgc$O.err" \
     || fail "$label: clang with the plugin failed under LT_CHECK_NUMBERING"
   grep -q "numbering checked against MachineFunction::print on every print: 0 differed" "$tmp/t_dbgc$O.log" \

@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include <gtest/gtest.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 using namespace lowertrace;
@@ -108,6 +109,47 @@ TEST(ViewerData, FinalReportKeepsNoiseOfReleasedTexts) {
     ASSERT_EQ(meta["recs"].size(), 1u) << chunk_ms;
     EXPECT_EQ(meta["recs"][0].value("z", 0), 2) << chunk_ms;
   }
+}
+
+// The source lines a report embeds are found in its texts. A session that
+// releases its texts (the LLVM plugin) hands the final page stand-ins, so the
+// texts must be scanned while the sink still has them: the plugin's reports
+// of clang -g compiles had no source lines at all.
+TEST(ViewerData, FinalReportKeepsSourceLinesOfReleasedTexts) {
+  lt_test::TempDir dir;
+  std::string src = dir.path() + "/s.c";
+  std::ofstream(src) << "int f(int x) {\n  int y = x * 2;\n  return y;\n}\n";
+  Config cfg;
+  cfg.mode = Mode::Html;
+  cfg.trace_dir = dir.path();
+  for (bool release : {false, true})
+    for (int chunk_ms : {0, 250}) {
+      std::string label = std::string(release ? "released" : "kept") + ", chunks every " +
+                          std::to_string(chunk_ms) + " ms";
+      SessionOptions so;
+      so.script = "src" + std::to_string(release) + std::to_string(chunk_ms);
+      so.release_texts = release;
+      so.live_chunk_ms = chunk_ms;
+      Session s(so, cfg);
+      // A module print with debug info, then a function print that only names !dbg.
+      std::string module = "define i32 @f(i32 %x) !dbg !4 {\n  %y = mul i32 %x, 2, !dbg !9\n"
+                           "  ret i32 %y, !dbg !10\n}\n"
+                           "!1 = !DIFile(filename: \"s.c\", directory: \"" + dir.path() + "\")\n"
+                           "!4 = distinct !DISubprogram(name: \"f\", scope: !1, file: !1, line: 1)\n"
+                           "!9 = !DILocation(line: 2, column: 11, scope: !4)\n"
+                           "!10 = !DILocation(line: 3, column: 3, scope: !4)\n";
+      int a = s.begin_pass("sroa", s.intern(module));
+      std::string after = module;
+      after.replace(after.find("mul"), 3, "shl");
+      s.end_pass(a, s.intern(after));
+      s.finish();
+      std::string html = lt_test::slurp(s.run().run_dir + "/report.html");
+      size_t m0 = html.find("id=\"lt-meta\">") + 13;
+      auto meta = nlohmann::json::parse(html.substr(m0, html.find("</script>", m0) - m0));
+      ASSERT_TRUE(meta.contains("src")) << label;
+      EXPECT_EQ(meta["src"]["s.c"]["2"], "  int y = x * 2;") << label;
+      EXPECT_EQ(meta["src"]["s.c"]["3"], "  return y;") << label;
+    }
 }
 
 // A live report moves payloads it has written into chunks to a spill file
